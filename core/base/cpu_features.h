@@ -1,0 +1,20 @@
+// The instruction sets this process may use, detected once; kernels dispatch on them.
+#pragma once
+
+#include <string_view>
+
+namespace tessera {
+
+// Ordered from least to most capable; a kernel list is tried best-first.
+enum class Isa { kScalar, kWasmSimd128, kAvx2Fma, kAvx512 };
+
+std::string_view isa_name(Isa isa);
+bool parse_isa(std::string_view name, Isa* isa);
+
+// The best ISA the CPU and OS support (AVX-512 needs F+BW+DQ+VL and OS-enabled zmm state).
+Isa detected_isa();
+
+// True when kernels compiled for `isa` can run here.
+bool isa_supported(Isa isa);
+
+}  // namespace tessera

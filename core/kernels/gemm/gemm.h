@@ -1,0 +1,61 @@
+// The GEMM micro-kernel family: one generic template (gemm_impl.h), instantiated per ISA.
+// Convolutions run through it as an indirect GEMM (IGEMM): the A operand is a list of row
+// pointers per kernel tap, so no im2col buffer exists and padding reads a zero row.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "core/base/cpu_features.h"
+#include "core/kernels/activation.h"
+
+namespace tessera::kernels {
+
+// Computes an mr x nc block of C, for mr <= kernel.mr and nc <= kernel.nr:
+//   acc[r][j] = bias[j] + sum over taps t < ks, k < kc of a[t * MR + r][k] * B[t * kc + k][j]
+//   c[r * c_stride + j] = clamp(acc[r][j] + (residual ? residual[r * residual_stride + j] : 0))
+// `a` holds ks * MR row pointers (MR = kernel.mr), each to kc contiguous floats; the caller
+// fills all MR slots of each tap (repeating a valid row where r >= mr). `packed_w` is one NR
+// panel in the layout of pack_gemm_weights. Accumulation order is fixed (bias, then t, then
+// k ascending, one fma per term), so each output element's value does not depend on mr, nc
+// or where the block sits: tiles of any shape give bitwise identical results.
+using GemmUkernelFn = void (*)(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+                               const float* packed_w, float* c, size_t c_stride, const float* residual,
+                               size_t residual_stride, const MinMax& clamp);
+
+struct GemmKernel {
+  const char* name;  // e.g. "f32_gemm_14x32_avx512"
+  Isa isa;
+  int mr;
+  int nr;
+  GemmUkernelFn ukernel;
+};
+
+// Every compiled GEMM kernel, best first (entries for ISAs this CPU lacks are included;
+// check isa_supported before calling one).
+std::span<const GemmKernel> gemm_kernels();
+
+// The first kernel of gemm_kernels() whose ISA is supported and not above `max_isa`.
+const GemmKernel& best_gemm_kernel(Isa max_isa);
+
+// Floats needed to pack n columns of a (ks * kc) x n matrix for panel width nr.
+size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n);
+
+// Packs B (element (k, j) at b[k * b_k_stride + j * b_n_stride], k < ks * kc, j < n) into
+// ceil(n / nr) panels. Panel p holds nr biases (bias may be null: zeros), then for each k,
+// nr weights; columns past n are zero. Strides let one routine pack [K, N], [N, K] (transposed)
+// and conv weights [Cout, Cin, KH, KW] reordered so that k = tap * kc + cin.
+void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, size_t b_k_stride,
+                       size_t b_n_stride, const float* bias, float* packed);
+
+// Conv weights [Cout, Cin, KH, KW] of one group (cout columns starting at w) packed with
+// k = (kh * KW + kw) * Cin + cin, the tap-major order the IGEMM's row pointers follow.
+void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w,
+                       const float* bias, float* packed);
+
+// Offset in floats of panel p within packed weights.
+inline size_t packed_gemm_panel_offset(int nr, size_t kc, size_t ks, size_t panel) {
+  return panel * static_cast<size_t>(nr) * (1 + kc * ks);
+}
+
+}  // namespace tessera::kernels

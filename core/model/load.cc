@@ -1,0 +1,386 @@
+// Model JSON -> ModelDesc: schema checks with a path in every message, name resolution,
+// topological ordering (cycles are errors) and weight range checks.
+#include "core/model/load.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+#include "core/base/checked_math.h"
+
+namespace tessera::model {
+
+using nlohmann::json;
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32: return "float32";
+    case DType::kInt64: return "int64";
+    case DType::kInt32: return "int32";
+  }
+  return "?";
+}
+
+size_t dtype_size(DType dtype) { return dtype == DType::kInt64 ? 8 : 4; }
+
+std::string NodeDesc::path() const {
+  return "nodes[" + std::to_string(index) + "] (" + op + " \"" + name + "\")";
+}
+
+namespace {
+
+constexpr int kMaxRank = 8;
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+std::string type_name(const json& value) {
+  if (value.is_number_integer()) return "an integer";
+  if (value.is_number_float()) return "a float";
+  return std::string("a ") + value.type_name();
+}
+
+Result<const json*> member(const json& object, const char* key, const std::string& path,
+                           json::value_t type, const char* type_text) {
+  auto it = object.find(key);
+  if (it == object.end()) return Status::error(path + ": missing \"" + key + "\"");
+  const bool matches = type == json::value_t::number_integer ? it->is_number_integer()
+                                                             : it->type() == type;
+  if (!matches) {
+    return Status::error(path + ": \"" + key + "\" must be " + type_text + ", got " + type_name(*it));
+  }
+  return &*it;
+}
+
+Result<std::string> string_member(const json& object, const char* key, const std::string& path) {
+  TESSERA_ASSIGN_OR_RETURN(const json* value, member(object, key, path, json::value_t::string, "a string"));
+  return value->get<std::string>();
+}
+
+Result<DType> parse_dtype(const json& object, const std::string& path) {
+  TESSERA_ASSIGN_OR_RETURN(std::string text, string_member(object, "dtype", path));
+  for (DType dtype : {DType::kFloat32, DType::kInt64, DType::kInt32}) {
+    if (text == dtype_name(dtype)) return dtype;
+  }
+  return Status::error(path + ": unsupported dtype " + quoted(text) +
+                       " (expected float32, int64 or int32)");
+}
+
+Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& path,
+                                         int64_t* element_count) {
+  TESSERA_ASSIGN_OR_RETURN(const json* shape, member(object, "shape", path, json::value_t::array, "a list of integers"));
+  if (shape->size() > kMaxRank) {
+    return Status::error(path + ": rank " + std::to_string(shape->size()) + " exceeds the maximum of " +
+                         std::to_string(kMaxRank));
+  }
+  std::vector<int64_t> dims;
+  for (const json& d : *shape) {
+    if (!d.is_number_integer()) {
+      return Status::error(path + ": shape must hold integers, got " + type_name(d));
+    }
+    dims.push_back(d.get<int64_t>());
+  }
+  for (int64_t d : dims) {
+    if (d <= 0) return Status::error(path + ": shape dimension " + std::to_string(d) + " is not positive");
+  }
+  if (!checked_element_count(dims, element_count)) {
+    return Status::error(path + ": shape holds more than 2^31 elements");
+  }
+  return dims;
+}
+
+Result<ValueInfo> parse_value_info(const json& entry, const std::string& path) {
+  if (!entry.is_object()) return Status::error(path + ": must be an object");
+  ValueInfo info;
+  TESSERA_ASSIGN_OR_RETURN(info.name, string_member(entry, "name", path));
+  if (info.name.empty()) return Status::error(path + ": name is empty");
+  const std::string named = path + " " + quoted(info.name);
+  TESSERA_ASSIGN_OR_RETURN(info.dtype, parse_dtype(entry, named));
+  if (info.dtype != DType::kFloat32) {
+    return Status::error(named + ": graph inputs and outputs must be float32");
+  }
+  int64_t count = 0;
+  TESSERA_ASSIGN_OR_RETURN(info.shape, parse_shape(entry, named, &count));
+  return info;
+}
+
+Result<AttrValue> parse_attribute(const json& value, const std::string& path) {
+  AttrValue attr;
+  if (value.is_number_integer()) {
+    attr.kind = AttrValue::Kind::kInt;
+    attr.i = value.get<int64_t>();
+    attr.f = static_cast<double>(attr.i);
+  } else if (value.is_number_float()) {
+    attr.kind = AttrValue::Kind::kFloat;
+    attr.f = value.get<double>();
+  } else if (value.is_string()) {
+    attr.kind = AttrValue::Kind::kString;
+    attr.s = value.get<std::string>();
+  } else if (value.is_array()) {
+    const bool all_ints = std::all_of(value.begin(), value.end(),
+                                      [](const json& v) { return v.is_number_integer(); });
+    const bool all_numbers = std::all_of(value.begin(), value.end(),
+                                         [](const json& v) { return v.is_number(); });
+    if (!all_numbers) return Status::error(path + ": a list attribute must hold only numbers");
+    attr.kind = all_ints ? AttrValue::Kind::kInts : AttrValue::Kind::kFloats;
+    for (const json& v : value) {
+      attr.floats.push_back(v.get<double>());
+      if (all_ints) attr.ints.push_back(v.get<int64_t>());
+    }
+  } else {
+    return Status::error(path + ": unsupported attribute value (" + std::string(value.type_name()) + ")");
+  }
+  return attr;
+}
+
+Result<std::vector<std::string>> parse_names(const json& node, const char* key, const std::string& path) {
+  TESSERA_ASSIGN_OR_RETURN(const json* list, member(node, key, path, json::value_t::array, "a list of tensor names"));
+  std::vector<std::string> names;
+  for (const json& name : *list) {
+    if (!name.is_string()) return Status::error(path + ": \"" + key + "\" must hold strings");
+    names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
+Result<NodeDesc> parse_node(const json& entry, int index) {
+  const std::string at = "nodes[" + std::to_string(index) + "]";
+  if (!entry.is_object()) return Status::error(at + ": must be an object");
+  NodeDesc node;
+  node.index = index;
+  TESSERA_ASSIGN_OR_RETURN(node.op, string_member(entry, "op", at));
+  TESSERA_ASSIGN_OR_RETURN(node.name, string_member(entry, "name", at));
+  if (node.name.empty()) return Status::error(at + " (" + node.op + "): name is empty");
+  const std::string path = node.path();
+  TESSERA_ASSIGN_OR_RETURN(node.inputs, parse_names(entry, "inputs", path));
+  TESSERA_ASSIGN_OR_RETURN(node.outputs, parse_names(entry, "outputs", path));
+  if (node.outputs.empty()) return Status::error(path + ": has no outputs");
+  for (const std::string& output : node.outputs) {
+    if (output.empty()) return Status::error(path + ": an output name is empty");
+  }
+  if (auto it = entry.find("attributes"); it != entry.end()) {
+    if (!it->is_object()) return Status::error(path + ": \"attributes\" must be an object");
+    for (const auto& [key, value] : it->items()) {
+      TESSERA_ASSIGN_OR_RETURN(node.attributes[key],
+                               parse_attribute(value, path + ": attribute " + quoted(key)));
+    }
+  }
+  return node;
+}
+
+Result<Initializer> parse_initializer(const json& entry, int index, const AlignedBuffer& weights) {
+  std::string path = "initializers[" + std::to_string(index) + "]";
+  if (!entry.is_object()) return Status::error(path + ": must be an object");
+  Initializer init;
+  TESSERA_ASSIGN_OR_RETURN(init.name, string_member(entry, "name", path));
+  if (init.name.empty()) return Status::error(path + ": name is empty");
+  path += " " + quoted(init.name);
+  TESSERA_ASSIGN_OR_RETURN(init.dtype, parse_dtype(entry, path));
+  TESSERA_ASSIGN_OR_RETURN(init.shape, parse_shape(entry, path, &init.element_count));
+  TESSERA_ASSIGN_OR_RETURN(const json* offset_json, member(entry, "offset", path, json::value_t::number_integer, "an integer"));
+  TESSERA_ASSIGN_OR_RETURN(const json* length_json, member(entry, "length", path, json::value_t::number_integer, "an integer"));
+  const int64_t offset = offset_json->get<int64_t>();
+  const int64_t length = length_json->get<int64_t>();
+  const int64_t element_bytes = static_cast<int64_t>(dtype_size(init.dtype));
+  if (offset < 0 || length < 0) return Status::error(path + ": offset and length must not be negative");
+  if (offset % element_bytes != 0) {
+    return Status::error(path + ": offset " + std::to_string(offset) + " is not a multiple of " +
+                         std::to_string(element_bytes) + " (misaligned " + dtype_name(init.dtype) + " data)");
+  }
+  if (length != init.element_count * element_bytes) {
+    return Status::error(path + ": length " + std::to_string(length) + " bytes does not match shape (" +
+                         std::to_string(init.element_count * element_bytes) + " bytes expected)");
+  }
+  int64_t end = 0;
+  if (!checked_add(offset, length, &end) || end > static_cast<int64_t>(weights.size())) {
+    return Status::error(path + ": bytes [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
+                         ") lie past the end of the " + std::to_string(weights.size()) + "-byte weights file");
+  }
+  init.data = weights.data() + offset;
+  return init;
+}
+
+// Kahn's algorithm; nodes left over sit on or behind a cycle.
+Result<std::vector<NodeDesc>> topological_order(std::vector<NodeDesc> nodes,
+                                                const std::unordered_map<std::string, int>& producer) {
+  const size_t n = nodes.size();
+  std::vector<int> missing_inputs(n, 0);
+  std::vector<std::vector<int>> consumers(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (const std::string& input : nodes[i].inputs) {
+      auto it = producer.find(input);
+      if (it == producer.end()) continue;
+      ++missing_inputs[i];
+      consumers[it->second].push_back(static_cast<int>(i));
+    }
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<>> ready;  // keeps JSON order where free
+  for (size_t i = 0; i < n; ++i) {
+    if (missing_inputs[i] == 0) ready.push(static_cast<int>(i));
+  }
+  std::vector<NodeDesc> ordered;
+  std::vector<bool> done(n, false);
+  while (!ready.empty()) {
+    const int i = ready.top();
+    ready.pop();
+    done[i] = true;
+    for (int c : consumers[i]) {
+      if (--missing_inputs[c] == 0) ready.push(c);
+    }
+    ordered.push_back(nodes[i]);
+  }
+  if (ordered.size() != n) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!done[i]) return Status::error(nodes[i].path() + ": is part of a cycle (or depends on one)");
+    }
+  }
+  return ordered;
+}
+
+// A SAX handler that accepts everything and keeps the parser's error message, which names
+// the byte position; the core is built without exceptions, so the DOM parser cannot tell us.
+class ErrorCollector final : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
+    message = error.what();
+    return false;
+  }
+  std::string message = "unknown parse error";
+};
+
+std::string json_error(std::string_view text) {
+  ErrorCollector collector;
+  json::sax_parse(text, &collector);
+  return collector.message;
+}
+
+}  // namespace
+
+Result<std::string> weights_file_name(std::string_view json_text) {
+  json root = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) return Status::error("model JSON is malformed: " + json_error(json_text));
+  if (!root.is_object()) return Status::error("model JSON must be an object");
+  auto it = root.find("weights");
+  if (it == root.end()) return std::string();
+  if (!it->is_string()) return Status::error("\"weights\" must be a string");
+  return it->get<std::string>();
+}
+
+Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) {
+  json root = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded()) return Status::error("model JSON is malformed: " + json_error(json_text));
+  if (!root.is_object()) return Status::error("model JSON must be an object");
+  TESSERA_ASSIGN_OR_RETURN(std::string format, string_member(root, "format", "model"));
+  if (format != "tessera") return Status::error("model: \"format\" must be \"tessera\", got " + quoted(format));
+  TESSERA_ASSIGN_OR_RETURN(const json* version, member(root, "version", "model", json::value_t::number_integer, "an integer"));
+  if (*version != 1) {
+    return Status::error("model: format version " + version->dump() + " is not supported (this build reads version 1)");
+  }
+
+  auto shared_weights = std::make_shared<AlignedBuffer>(std::move(weights));
+  ModelDesc model;
+  model.weights = shared_weights;
+  if (auto it = root.find("name"); it != root.end() && it->is_string()) model.name = it->get<std::string>();
+
+  for (const char* key : {"inputs", "outputs", "nodes"}) {
+    TESSERA_RETURN_IF_ERROR(member(root, key, "model", json::value_t::array, "a list"));
+  }
+  std::unordered_map<std::string, std::string> defined;  // tensor name -> where it is defined
+  auto define = [&](const std::string& name, const std::string& where) -> Status {
+    auto [it, inserted] = defined.emplace(name, where);
+    if (!inserted) return Status::error(where + ": tensor " + quoted(name) + " is already defined by " + it->second);
+    return Status();
+  };
+
+  int index = 0;
+  for (const json& entry : root["inputs"]) {
+    const std::string path = "inputs[" + std::to_string(index++) + "]";
+    TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path));
+    TESSERA_RETURN_IF_ERROR(define(info.name, path));
+    model.inputs.push_back(std::move(info));
+  }
+  if (model.inputs.empty()) return Status::error("model: has no inputs");
+  index = 0;
+  if (auto it = root.find("initializers"); it != root.end()) {
+    if (!it->is_array()) return Status::error("model: \"initializers\" must be a list");
+    for (const json& entry : *it) {
+      TESSERA_ASSIGN_OR_RETURN(Initializer init, parse_initializer(entry, index, *shared_weights));
+      TESSERA_RETURN_IF_ERROR(define(init.name, "initializers[" + std::to_string(index) + "]"));
+      model.initializers.push_back(std::move(init));
+      ++index;
+    }
+  }
+
+  std::vector<NodeDesc> nodes;
+  std::unordered_map<std::string, int> producer;  // tensor -> node position in `nodes`
+  std::set<std::string> node_names;
+  index = 0;
+  for (const json& entry : root["nodes"]) {
+    TESSERA_ASSIGN_OR_RETURN(NodeDesc node, parse_node(entry, index++));
+    if (!node_names.insert(node.name).second) {
+      return Status::error(node.path() + ": another node is already named " + quoted(node.name));
+    }
+    for (const std::string& output : node.outputs) {
+      TESSERA_RETURN_IF_ERROR(define(output, node.path()));
+      producer[output] = static_cast<int>(nodes.size());
+    }
+    nodes.push_back(std::move(node));
+  }
+  for (const NodeDesc& node : nodes) {
+    for (const std::string& input : node.inputs) {
+      if (!input.empty() && !defined.count(input)) {
+        return Status::error(node.path() + ": input " + quoted(input) +
+                             " is not a graph input, initializer or node output");
+      }
+    }
+  }
+
+  index = 0;
+  for (const json& entry : root["outputs"]) {
+    const std::string path = "outputs[" + std::to_string(index++) + "]";
+    TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path));
+    if (!defined.count(info.name)) {
+      return Status::error(path + " " + quoted(info.name) + ": no node, input or initializer produces it");
+    }
+    for (const ValueInfo& other : model.outputs) {
+      if (other.name == info.name) return Status::error(path + " " + quoted(info.name) + ": listed twice");
+    }
+    model.outputs.push_back(std::move(info));
+  }
+  if (model.outputs.empty()) return Status::error("model: has no outputs");
+
+  TESSERA_ASSIGN_OR_RETURN(model.nodes, topological_order(std::move(nodes), producer));
+  return model;
+}
+
+Result<AlignedBuffer> read_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file) return Status::error("cannot open " + quoted(path));
+  const std::streamoff size = file.tellg();
+  if (size < 0) return Status::error("cannot read " + quoted(path));
+  AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(size));
+  if (size > 0 && buffer.data() == nullptr) {
+    return Status::error("out of memory reading " + quoted(path) + " (" + std::to_string(size) + " bytes)");
+  }
+  file.seekg(0);
+  if (size > 0 && !file.read(reinterpret_cast<char*>(buffer.data()), size)) {
+    return Status::error("cannot read " + quoted(path));
+  }
+  return buffer;
+}
+
+}  // namespace tessera::model

@@ -1,0 +1,66 @@
+// ModelDesc: a loaded, structurally valid model (names resolved, acyclic, weights in range).
+// Plain data with no JSON inside; op-specific meaning is checked later by the ops.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+
+namespace tessera::model {
+
+enum class DType { kFloat32, kInt64, kInt32 };
+const char* dtype_name(DType dtype);
+size_t dtype_size(DType dtype);
+
+struct ValueInfo {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;
+};
+
+struct Initializer {
+  std::string name;
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;  // empty for a scalar
+  int64_t element_count = 1;
+  const std::byte* data = nullptr;  // into ModelDesc::weights, aligned to the element size
+};
+
+// One attribute value as written in the JSON; ops read them with typed accessors.
+struct AttrValue {
+  enum class Kind { kInt, kFloat, kString, kInts, kFloats };
+  Kind kind = Kind::kInt;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+};
+
+struct NodeDesc {
+  int index = 0;  // position in the JSON "nodes" array, for messages
+  std::string op;
+  std::string name;
+  std::vector<std::string> inputs;  // "" marks an omitted optional input
+  std::vector<std::string> outputs;
+  std::map<std::string, AttrValue> attributes;
+
+  // `nodes[3] (Conv "conv2")`: the prefix of every message about this node.
+  std::string path() const;
+};
+
+struct ModelDesc {
+  std::string name;
+  std::vector<ValueInfo> inputs;
+  std::vector<ValueInfo> outputs;
+  std::vector<Initializer> initializers;
+  std::vector<NodeDesc> nodes;  // topologically ordered
+  std::shared_ptr<const AlignedBuffer> weights;  // owns every initializer's bytes
+};
+
+}  // namespace tessera::model
