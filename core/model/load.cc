@@ -34,7 +34,7 @@ namespace {
 
 constexpr int kMaxRank = 8;
 
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
 std::string type_name(const json& value) {
   if (value.is_number_integer()) return "an integer";
@@ -64,7 +64,7 @@ Result<DType> parse_dtype(const json& object, const std::string& path) {
   for (DType dtype : {DType::kFloat32, DType::kInt64, DType::kInt32}) {
     if (text == dtype_name(dtype)) return dtype;
   }
-  return Status::error(path + ": unsupported dtype " + quoted(text) +
+  return Status::error(path + ": unsupported dtype " + in_quotes(text) +
                        " (expected float32, int64 or int32)");
 }
 
@@ -96,7 +96,7 @@ Result<ValueInfo> parse_value_info(const json& entry, const std::string& path) {
   ValueInfo info;
   TESSERA_ASSIGN_OR_RETURN(info.name, string_member(entry, "name", path));
   if (info.name.empty()) return Status::error(path + ": name is empty");
-  const std::string named = path + " " + quoted(info.name);
+  const std::string named = path + " " + in_quotes(info.name);
   TESSERA_ASSIGN_OR_RETURN(info.dtype, parse_dtype(entry, named));
   if (info.dtype != DType::kFloat32) {
     return Status::error(named + ": graph inputs and outputs must be float32");
@@ -164,7 +164,7 @@ Result<NodeDesc> parse_node(const json& entry, int index) {
     if (!it->is_object()) return Status::error(path + ": \"attributes\" must be an object");
     for (const auto& [key, value] : it->items()) {
       TESSERA_ASSIGN_OR_RETURN(node.attributes[key],
-                               parse_attribute(value, path + ": attribute " + quoted(key)));
+                               parse_attribute(value, path + ": attribute " + in_quotes(key)));
     }
   }
   return node;
@@ -176,7 +176,7 @@ Result<Initializer> parse_initializer(const json& entry, int index, const Aligne
   Initializer init;
   TESSERA_ASSIGN_OR_RETURN(init.name, string_member(entry, "name", path));
   if (init.name.empty()) return Status::error(path + ": name is empty");
-  path += " " + quoted(init.name);
+  path += " " + in_quotes(init.name);
   TESSERA_ASSIGN_OR_RETURN(init.dtype, parse_dtype(entry, path));
   TESSERA_ASSIGN_OR_RETURN(init.shape, parse_shape(entry, path, &init.element_count));
   TESSERA_ASSIGN_OR_RETURN(const json* offset_json, member(entry, "offset", path, json::value_t::number_integer, "an integer"));
@@ -285,7 +285,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   if (root.is_discarded()) return Status::error("model JSON is malformed: " + json_error(json_text));
   if (!root.is_object()) return Status::error("model JSON must be an object");
   TESSERA_ASSIGN_OR_RETURN(std::string format, string_member(root, "format", "model"));
-  if (format != "tessera") return Status::error("model: \"format\" must be \"tessera\", got " + quoted(format));
+  if (format != "tessera") return Status::error("model: \"format\" must be \"tessera\", got " + in_quotes(format));
   TESSERA_ASSIGN_OR_RETURN(const json* version, member(root, "version", "model", json::value_t::number_integer, "an integer"));
   if (*version != 1) {
     return Status::error("model: format version " + version->dump() + " is not supported (this build reads version 1)");
@@ -302,7 +302,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   std::unordered_map<std::string, std::string> defined;  // tensor name -> where it is defined
   auto define = [&](const std::string& name, const std::string& where) -> Status {
     auto [it, inserted] = defined.emplace(name, where);
-    if (!inserted) return Status::error(where + ": tensor " + quoted(name) + " is already defined by " + it->second);
+    if (!inserted) return Status::error(where + ": tensor " + in_quotes(name) + " is already defined by " + it->second);
     return Status();
   };
 
@@ -332,7 +332,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   for (const json& entry : root["nodes"]) {
     TESSERA_ASSIGN_OR_RETURN(NodeDesc node, parse_node(entry, index++));
     if (!node_names.insert(node.name).second) {
-      return Status::error(node.path() + ": another node is already named " + quoted(node.name));
+      return Status::error(node.path() + ": another node is already named " + in_quotes(node.name));
     }
     for (const std::string& output : node.outputs) {
       TESSERA_RETURN_IF_ERROR(define(output, node.path()));
@@ -343,7 +343,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   for (const NodeDesc& node : nodes) {
     for (const std::string& input : node.inputs) {
       if (!input.empty() && !defined.count(input)) {
-        return Status::error(node.path() + ": input " + quoted(input) +
+        return Status::error(node.path() + ": input " + in_quotes(input) +
                              " is not a graph input, initializer or node output");
       }
     }
@@ -354,10 +354,10 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
     const std::string path = "outputs[" + std::to_string(index++) + "]";
     TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path));
     if (!defined.count(info.name)) {
-      return Status::error(path + " " + quoted(info.name) + ": no node, input or initializer produces it");
+      return Status::error(path + " " + in_quotes(info.name) + ": no node, input or initializer produces it");
     }
     for (const ValueInfo& other : model.outputs) {
-      if (other.name == info.name) return Status::error(path + " " + quoted(info.name) + ": listed twice");
+      if (other.name == info.name) return Status::error(path + " " + in_quotes(info.name) + ": listed twice");
     }
     model.outputs.push_back(std::move(info));
   }
@@ -369,16 +369,16 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
 
 Result<AlignedBuffer> read_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) return Status::error("cannot open " + quoted(path));
+  if (!file) return Status::error("cannot open " + in_quotes(path));
   const std::streamoff size = file.tellg();
-  if (size < 0) return Status::error("cannot read " + quoted(path));
+  if (size < 0) return Status::error("cannot read " + in_quotes(path));
   AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(size));
   if (size > 0 && buffer.data() == nullptr) {
-    return Status::error("out of memory reading " + quoted(path) + " (" + std::to_string(size) + " bytes)");
+    return Status::error("out of memory reading " + in_quotes(path) + " (" + std::to_string(size) + " bytes)");
   }
   file.seekg(0);
   if (size > 0 && !file.read(reinterpret_cast<char*>(buffer.data()), size)) {
-    return Status::error("cannot read " + quoted(path));
+    return Status::error("cannot read " + in_quotes(path));
   }
   return buffer;
 }

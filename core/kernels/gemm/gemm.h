@@ -23,6 +23,9 @@ using GemmUkernelFn = void (*)(size_t mr, size_t nc, size_t kc, size_t ks, const
                                const float* packed_w, float* c, size_t c_stride, const float* residual,
                                size_t residual_stride, const MinMax& clamp);
 
+// No kernel has more rows than this: callers may size row-pointer arrays with it.
+inline constexpr int kGemmMaxMr = 16;
+
 struct GemmKernel {
   const char* name;  // e.g. "f32_gemm_14x32_avx512"
   Isa isa;

@@ -1,7 +1,13 @@
 // 16-lane float vector on AVX-512F; only included by files compiled with AVX-512 flags.
 #pragma once
 
+// GCC 12's _mm512_undefined_ps trips -W(maybe-)uninitialized once max/min are inlined
+// (GCC PR 105593, fixed in 12.3); the pragma covers only the intrinsics header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 
 #include <cstddef>
 

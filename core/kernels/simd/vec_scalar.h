@@ -1,7 +1,6 @@
 // Scalar "vector" of one float: the portable fallback instantiation of every kernel template.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 
 namespace tessera::kernels {
@@ -22,8 +21,9 @@ struct VecScalar {
   static V sub(V a, V b) { return a - b; }
   static V mul(V a, V b) { return a * b; }
   static V div(V a, V b) { return a / b; }
-  static V max(V a, V b) { return std::max(a, b); }
-  static V min(V a, V b) { return std::min(a, b); }
+  // Like x86 maxps/minps: the second operand when either is NaN.
+  static V max(V a, V b) { return a > b ? a : b; }
+  static V min(V a, V b) { return a < b ? a : b; }
   static float reduce_add(V v) { return v; }
   static float reduce_max(V v) { return v; }
 };

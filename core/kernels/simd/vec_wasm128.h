@@ -29,9 +29,10 @@ struct VecWasm128 {
   static V sub(V a, V b) { return wasm_f32x4_sub(a, b); }
   static V mul(V a, V b) { return wasm_f32x4_mul(a, b); }
   static V div(V a, V b) { return wasm_f32x4_div(a, b); }
-  // pmax/pmin match x86 maxps/minps (second operand on NaN) rather than NaN-propagating max.
-  static V max(V a, V b) { return wasm_f32x4_pmax(a, b); }
-  static V min(V a, V b) { return wasm_f32x4_pmin(a, b); }
+  // Like x86 maxps/minps: the second operand when either is NaN. pmax(b, a) is
+  // "b < a ? a : b" and pmin(b, a) is "a < b ? a : b", which is exactly that.
+  static V max(V a, V b) { return wasm_f32x4_pmax(b, a); }
+  static V min(V a, V b) { return wasm_f32x4_pmin(b, a); }
   static float reduce_add(V v) {
     return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
            (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));

@@ -1,0 +1,87 @@
+// Builds the typed graph from a loaded model, checking every node through its op.
+#include "core/graph/build.h"
+
+#include <unordered_map>
+
+#include "core/graph/passes.h"
+
+namespace tessera::graph {
+
+Result<Graph> build_graph(const model::ModelDesc& model) {
+  Graph g;
+  g.name = model.name;
+  g.hold_weights(model.weights);
+  std::unordered_map<std::string, int> by_name;
+  for (const model::ValueInfo& input : model.inputs) {
+    Tensor t;
+    t.name = input.name;
+    t.shape = input.shape;
+    t.is_graph_input = true;
+    const int id = g.add_tensor(std::move(t));
+    g.inputs.push_back(id);
+    by_name[input.name] = id;
+  }
+  for (const model::Initializer& init : model.initializers) {
+    Tensor t;
+    t.name = init.name;
+    t.shape = init.shape;
+    t.dtype = init.dtype;
+    t.constant = init.data;
+    by_name[init.name] = g.add_tensor(std::move(t));
+  }
+  for (const model::NodeDesc& desc : model.nodes) {
+    std::vector<ops::ParsedInput> parsed;
+    std::vector<int> inputs;
+    for (const std::string& name : desc.inputs) {
+      if (name.empty()) {
+        parsed.emplace_back();
+        inputs.push_back(-1);
+        continue;
+      }
+      const int id = by_name.at(name);  // the loader checked every name resolves
+      const Tensor& t = g.tensors[id];
+      parsed.push_back({true, t.shape, t.dtype, t.constant});
+      inputs.push_back(id);
+    }
+    TESSERA_ASSIGN_OR_RETURN(ops::ParsedOp op, ops::parse_node(desc, std::move(parsed)));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Tensor* t = inputs[i] >= 0 ? &g.tensors[inputs[i]] : nullptr;
+      if (t && t->dtype != model::DType::kFloat32 && !t->is_constant()) {
+        return Status::error(desc.path() + ": input \"" + t->name + "\" is not float32");
+      }
+    }
+    Tensor out;
+    out.name = desc.outputs[0];
+    out.shape = op.output;
+    out.producer = static_cast<int>(g.nodes.size());
+    const int out_id = g.add_tensor(std::move(out));
+    by_name[desc.outputs[0]] = out_id;
+    g.nodes.push_back(Node{desc.name, desc.op, std::move(op.attrs), std::move(inputs), out_id});
+  }
+  for (size_t i = 0; i < model.outputs.size(); ++i) {
+    const model::ValueInfo& declared = model.outputs[i];
+    const int id = by_name.at(declared.name);
+    Tensor& t = g.tensors[id];
+    const std::string path = "outputs[" + std::to_string(i) + "] \"" + declared.name + "\"";
+    if (t.is_constant()) return Status::error(path + ": is a constant; outputs must be computed from the inputs");
+    if (t.shape != declared.shape) {
+      return Status::error(path + ": declared shape " + ops::shape_string(declared.shape) + " but the graph computes " +
+                           ops::shape_string(t.shape));
+    }
+    t.is_graph_output = true;
+    g.outputs.push_back(id);
+  }
+  return g;
+}
+
+Status optimize(Graph& g) {
+  fold_batch_norm(g);
+  fold_constants(g);
+  fuse_epilogues(g);
+  assign_layouts(g);
+  alias_views(g);
+  remove_dead_nodes(g);
+  return Status();
+}
+
+}  // namespace tessera::graph

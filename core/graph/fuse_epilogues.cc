@@ -1,0 +1,151 @@
+// Epilogue fusion: what follows a Conv, MatMul or binary node and reads only its output
+// is computed by the producer's tiles as they store, instead of by a separate pass.
+#include <algorithm>
+
+#include "core/graph/passes.h"
+
+namespace tessera::graph {
+
+namespace {
+
+using kernels::BinaryOp;
+using kernels::UnaryOp;
+
+bool is_add(const Node& n) {
+  auto* b = std::get_if<ops::BinaryAttrs>(&n.attrs);
+  return b && b->op == BinaryOp::kAdd && !b->epilogue.has_clamp() && !b->epilogue.has_activation();
+}
+
+bool epilogue_empty(const ops::Epilogue& e) {
+  return e.residual_input < 0 && !e.has_clamp() && !e.has_activation();
+}
+
+// `other` broadcasts along every dim but `dim` of `out` and holds out[dim] values there.
+bool is_vector_along(const Shape& other, const Shape& out, int dim) {
+  if (other.size() > out.size() || ops::element_count(other) != out[dim]) return false;
+  const int offset = static_cast<int>(out.size() - other.size());
+  return dim >= offset && (other[dim - offset] == out[dim] || out[dim] == 1);
+}
+
+// A constant added to a Conv's output per channel: fold into the bias.
+bool fuse_conv_bias(Graph& g, Node& p, int constant) {
+  auto& a = std::get<ops::ConvAttrs>(p.attrs);
+  const Tensor& c = g.tensors[constant];
+  const Shape& out = g.tensors[p.output].shape;
+  if (!epilogue_empty(a.epilogue) || !is_vector_along(c.shape, out, 1)) return false;
+  std::vector<float> bias(out[1], 0.0f);
+  if (a.has_bias) std::copy_n(g.tensors[p.inputs[2]].floats(), out[1], bias.begin());
+  for (int64_t m = 0; m < out[1]; ++m) bias[m] += c.floats()[m];
+  p.inputs.resize(3, -1);
+  p.inputs[2] = g.add_constant(p.name + ".bias+add", {out[1]}, std::move(bias));
+  a.has_bias = true;
+  return true;
+}
+
+// A constant added to a MatMul's output per column: fold into its bias.
+bool fuse_matmul_bias(Graph& g, Node& p, int constant) {
+  auto& a = std::get<ops::MatMulAttrs>(p.attrs);
+  const Tensor& c = g.tensors[constant];
+  const Shape& out = g.tensors[p.output].shape;
+  const int64_t n = out.back();
+  const bool per_column = ops::element_count(c.shape) == n && c.shape.back() == n;
+  if (!epilogue_empty(a.epilogue) || !per_column) return false;
+  std::vector<float> bias(c.floats(), c.floats() + n);
+  if (a.bias_input >= 0) {
+    const Tensor& old = g.tensors[p.inputs[a.bias_input]];
+    const bool scalar = ops::element_count(old.shape) == 1;
+    for (int64_t j = 0; j < n; ++j) bias[j] += a.bias_scale * old.floats()[scalar ? 0 : j];
+    p.inputs[a.bias_input] = g.add_constant(p.name + ".bias+add", {n}, std::move(bias));
+  } else {
+    a.bias_input = static_cast<int>(p.inputs.size());
+    p.inputs.push_back(g.add_constant(p.name + ".bias+add", {n}, std::move(bias)));
+  }
+  a.bias_scale = 1.0f;
+  return true;
+}
+
+// A run-time tensor of the output's shape, computed before the producer: a residual.
+bool fuse_residual(Graph& g, Node& p, int producer_index, int other) {
+  ops::Epilogue* e = ops::op_epilogue(p.attrs);
+  const Tensor& t = g.tensors[other];
+  const bool is_conv = std::holds_alternative<ops::ConvAttrs>(p.attrs);
+  if (std::holds_alternative<ops::BinaryAttrs>(p.attrs) || !epilogue_empty(*e)) return false;
+  if (t.shape != g.tensors[p.output].shape || (is_conv && t.is_constant())) return false;
+  if (t.producer >= producer_index) return false;  // would break topological order
+  if (auto* m = std::get_if<ops::MatMulAttrs>(&p.attrs)) m->residual_scale = 1.0f;
+  e->residual_input = static_cast<int>(p.inputs.size());
+  p.inputs.push_back(other);
+  return true;
+}
+
+// Mul / Div of a MatMul's output by a constant scalar: scale alpha.
+bool fuse_scale(Graph& g, Node& p, const Node& c, int other) {
+  auto* a = std::get_if<ops::MatMulAttrs>(&p.attrs);
+  const Tensor& t = g.tensors[other];
+  if (!a || !epilogue_empty(a->epilogue) || a->bias_input >= 0) return false;
+  if (!t.is_constant() || ops::element_count(t.shape) != 1) return false;
+  const auto op = std::get<ops::BinaryAttrs>(c.attrs).op;
+  if (op == BinaryOp::kDiv && c.inputs[1] != other) return false;  // only x / s
+  a->alpha = op == BinaryOp::kMul ? a->alpha * t.floats()[0] : a->alpha / t.floats()[0];
+  return true;
+}
+
+bool fuse_activation(ops::Epilogue& e, const ops::UnaryAttrs& u) {
+  if (e.has_activation()) return false;
+  if (u.op == UnaryOp::kRelu || u.op == UnaryOp::kClip) {
+    const float lo = u.op == UnaryOp::kRelu ? 0.0f : u.params.alpha;
+    const float hi = u.op == UnaryOp::kRelu ? kernels::MinMax().max : u.params.beta;
+    const float new_lo = std::max(e.clamp.min, lo), new_hi = std::min(e.clamp.max, hi);
+    if (new_lo > new_hi) return false;  // disjoint clamps do not compose into one
+    e.clamp = {new_lo, new_hi};
+    return true;
+  }
+  e.activation = u.op;
+  e.activation_params = u.params;
+  return true;
+}
+
+// Tries to absorb the only reader of p's output; true when it did.
+bool fuse_next(Graph& g, int producer_index) {
+  Node& p = g.nodes[producer_index];
+  const Tensor& out = g.tensors[p.output];
+  if (out.is_graph_output) return false;
+  const auto consumers = g.consumers();
+  if (consumers[p.output].size() != 1) return false;
+  Node& c = g.nodes[consumers[p.output][0]];
+  ops::Epilogue* e = ops::op_epilogue(p.attrs);
+  bool fused = false;
+  if (auto* u = std::get_if<ops::UnaryAttrs>(&c.attrs)) {
+    fused = fuse_activation(*e, *u);
+  } else if (auto* b = std::get_if<ops::BinaryAttrs>(&c.attrs); b && !b->epilogue.has_clamp() && !b->epilogue.has_activation()) {
+    const int other = c.inputs[0] == p.output ? c.inputs[1] : c.inputs[0];
+    if (other == p.output) return false;  // x + x
+    if (is_add(c) && g.tensors[other].is_constant() && std::holds_alternative<ops::ConvAttrs>(p.attrs)) {
+      fused = fuse_conv_bias(g, p, other);
+    } else if (is_add(c) && g.tensors[other].is_constant() && std::holds_alternative<ops::MatMulAttrs>(p.attrs)) {
+      fused = fuse_matmul_bias(g, p, other) || fuse_residual(g, p, producer_index, other);
+    } else if (is_add(c)) {
+      fused = fuse_residual(g, p, producer_index, other);
+    } else if (b->op == BinaryOp::kMul || b->op == BinaryOp::kDiv) {
+      fused = fuse_scale(g, p, c, other);
+    }
+  }
+  if (!fused) return false;
+  e->fused_nodes.push_back(c.name);
+  p.output = c.output;
+  g.tensors[c.output].producer = producer_index;
+  c.removed = true;
+  return true;
+}
+
+}  // namespace
+
+void fuse_epilogues(Graph& g) {
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].removed || ops::op_epilogue(g.nodes[n].attrs) == nullptr) continue;
+    while (fuse_next(g, static_cast<int>(n))) {
+    }
+  }
+}
+
+}  // namespace tessera::graph

@@ -1,0 +1,62 @@
+// Graph bookkeeping: tensors, owned constants, consumers.
+#include "core/graph/graph.h"
+
+namespace tessera::graph {
+
+int Graph::add_tensor(Tensor tensor) {
+  if (tensor.layout.perm.empty()) tensor.layout = Layout::identity(static_cast<int>(tensor.shape.size()));
+  tensors.push_back(std::move(tensor));
+  return static_cast<int>(tensors.size()) - 1;
+}
+
+const float* Graph::keep(std::vector<float> data) {
+  constant_data_.push_back(std::move(data));
+  return constant_data_.back().data();
+}
+
+int Graph::add_constant(const std::string& constant_name, const Shape& shape, std::vector<float> data) {
+  TESSERA_CHECK(static_cast<int64_t>(data.size()) == ops::element_count(shape));
+  Tensor t;
+  t.name = constant_name;
+  t.shape = shape;
+  t.constant = keep(std::move(data));
+  return add_tensor(std::move(t));
+}
+
+ops::OpShapes Graph::shapes_of(const Node& node) const {
+  ops::OpShapes s;
+  for (int input : node.inputs) s.inputs.push_back(input >= 0 ? tensors[input].shape : Shape{});
+  s.output = tensors[node.output].shape;
+  return s;
+}
+
+std::vector<std::vector<int>> Graph::consumers() const {
+  std::vector<std::vector<int>> result(tensors.size());
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].removed) continue;
+    for (int input : nodes[n].inputs) {
+      if (input >= 0) result[input].push_back(static_cast<int>(n));
+    }
+  }
+  return result;
+}
+
+int Graph::storage_of(int tensor) const {
+  while (tensors[tensor].alias_of >= 0) tensor = tensors[tensor].alias_of;
+  return tensor;
+}
+
+std::string Graph::path(int node) const {
+  return "nodes[" + std::to_string(node) + "] (" + nodes[node].op + " \"" + nodes[node].name + "\")";
+}
+
+void Graph::renumber_producers() {
+  for (Tensor& t : tensors) {
+    if (!t.is_constant()) t.producer = -1;
+  }
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (!nodes[n].removed) tensors[nodes[n].output].producer = static_cast<int>(n);
+  }
+}
+
+}  // namespace tessera::graph

@@ -1,0 +1,78 @@
+// Graph: the typed IR between the model description and the tile compiler. Tensors carry
+// logical shapes and, after the layout pass, physical layouts; nodes carry op attributes.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+#include "core/model/model_desc.h"
+#include "core/ops/ops.h"
+
+namespace tessera::graph {
+
+using ops::Layout;
+using ops::Shape;
+
+struct Tensor {
+  std::string name;
+  Shape shape;
+  Layout layout;  // identity until the layout pass
+  model::DType dtype = model::DType::kFloat32;
+  const void* constant = nullptr;  // initializer or folded data; null for run-time values
+  int producer = -1;               // node index; -1 for graph inputs and constants
+  bool is_graph_input = false;
+  bool is_graph_output = false;
+  int alias_of = -1;  // a view's storage tensor (set by the view pass), else -1
+
+  bool is_constant() const { return constant != nullptr; }
+  const float* floats() const { return static_cast<const float*>(constant); }
+};
+
+struct Node {
+  std::string name;
+  std::string op;  // the ONNX op type, or "Relayout" for conversions the compiler adds
+  ops::OpAttrs attrs;
+  std::vector<int> inputs;  // tensor ids; -1 marks an omitted optional input
+  int output = -1;
+  bool removed = false;  // set by passes; remove_dead_nodes drops it
+};
+
+class Graph {
+ public:
+  std::string name;
+  std::vector<Tensor> tensors;
+  std::vector<Node> nodes;  // topological order
+  std::vector<int> inputs;
+  std::vector<int> outputs;
+
+  Graph() = default;
+  Graph(Graph&&) = default;
+  Graph& operator=(Graph&&) = default;
+
+  int add_tensor(Tensor tensor);
+  // A float constant owned by the graph.
+  int add_constant(const std::string& name, const Shape& shape, std::vector<float> data);
+  // Keeps `data` alive as long as the graph; returns its (stable) address.
+  const float* keep(std::vector<float> data);
+  // Keeps the model's weights alive as long as the graph points into them.
+  void hold_weights(std::shared_ptr<const AlignedBuffer> weights) { weights_ = std::move(weights); }
+
+  ops::OpShapes shapes_of(const Node& node) const;
+  // For each tensor, the live nodes reading it (each listed once per input slot).
+  std::vector<std::vector<int>> consumers() const;
+  // The tensor whose bytes `tensor` occupies (itself unless it is a view).
+  int storage_of(int tensor) const;
+  // `nodes[3] (Conv "conv2")`.
+  std::string path(int node) const;
+  // Re-derives every tensor's producer from the node list (after nodes moved).
+  void renumber_producers();
+
+ private:
+  std::shared_ptr<const AlignedBuffer> weights_;
+  std::deque<std::vector<float>> constant_data_;  // deque: element addresses stay valid
+};
+
+}  // namespace tessera::graph

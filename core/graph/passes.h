@@ -1,0 +1,30 @@
+// Graph passes. Each keeps the graph valid and in topological order; removed nodes are
+// dropped by remove_dead_nodes, which runs last.
+#pragma once
+
+#include "core/graph/graph.h"
+
+namespace tessera::graph {
+
+// BatchNormalization after a Conv (its only reader) folds into the Conv's weights and bias;
+// any other BatchNormalization becomes a per-channel Mul and Add.
+void fold_batch_norm(Graph& g);
+
+// Nodes whose inputs are all constants are evaluated now, by their reference kernels.
+void fold_constants(Graph& g);
+
+// Conv, MatMul and binary nodes absorb what follows them when they are its only input:
+// a constant bias Add, a residual Add, a scale by a constant scalar, activations.
+void fuse_epilogues(Graph& g);
+
+// Gives every tensor a memory layout (NHWC around convolutions and pools, row-major
+// elsewhere), inserting Relayout nodes where a consumer needs another layout.
+void assign_layouts(Graph& g);
+
+// Views, and relayouts that do not move bytes, alias their input's storage.
+void alias_views(Graph& g);
+
+// Drops nodes whose output nobody reads (fused nodes, folded constants, dead code).
+void remove_dead_nodes(Graph& g);
+
+}  // namespace tessera::graph

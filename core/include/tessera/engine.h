@@ -1,0 +1,127 @@
+// Tessera's public C++ API.
+//
+//   auto pool = tessera::Executor::create(2);
+//   auto model = tessera::Model::load_file("resnet50_b1.json", {});
+//   tessera::Session session(model.value(), pool);
+//   auto outputs = session.run({{"image", {1, 3, 224, 224}, pixels}}, {});
+//
+// Ownership: a Model is immutable once loaded and shared (std::shared_ptr) by any number of
+// Sessions; a Session owns the working memory (arena) of one run at a time; an Executor owns
+// threads and may serve several Sessions, of one or several models, concurrently.
+// Thread safety: Model and Executor are thread-safe; one Session runs one call at a time.
+// Errors caused by input (bad model, wrong input name or shape) come back as Status.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tessera/status.h"
+
+namespace tessera {
+
+// A dense float32 tensor in row-major (ONNX) order.
+struct Tensor {
+  std::string name;
+  std::vector<int64_t> dims;
+  std::vector<float> data;
+};
+
+enum class Scheduler { kDynamic, kBarrier, kShuffle };
+// "dynamic" / "barrier" / "shuffle"
+bool parse_scheduler(const std::string& text, Scheduler* scheduler);
+const char* scheduler_name(Scheduler scheduler);
+
+struct CompileOptions {
+  int threads = 1;            // threads the tiling is sized for (tiles per node >= threads)
+  double tile_flops = 2.0e6;  // target work per tile
+  bool reuse_memory = true;   // share arena bytes between tensors with disjoint lifetimes
+  std::string isa = "auto";   // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
+};
+
+struct RunOptions {
+  Scheduler scheduler = Scheduler::kDynamic;
+  uint64_t seed = 0;   // shuffle order
+  bool trace = false;  // record when and where each tile ran (Session::last_trace)
+};
+
+// What `tessera inspect` shows: one row per compiled node (views are folded away).
+struct NodeInfo {
+  std::string name;
+  std::string op;
+  std::string kernel;
+  std::string fused;  // fused epilogue, e.g. "+residual, clamp[0,inf]"
+  std::vector<std::string> fused_nodes;
+  std::vector<int64_t> shape;
+  std::string layout;
+  std::vector<int64_t> grid;  // tiles per output dimension
+  uint32_t tiles = 0;
+  uint64_t in_edges = 0;
+  double flops = 0;
+};
+
+struct ModelInfo {
+  std::string name;
+  std::vector<NodeInfo> nodes;
+  std::vector<Tensor> inputs, outputs;  // names and dims (no data)
+  uint64_t tiles = 0;
+  uint64_t data_edges = 0;
+  uint64_t reuse_edges = 0;
+  double flops = 0;
+  double critical_path_flops = 0;
+  uint32_t critical_path_tiles = 0;
+  int64_t arena_bytes = 0;
+  int64_t tensor_bytes = 0;  // sum of all intermediates: the arena without reuse
+  int64_t weight_bytes = 0;
+  std::string isa;
+  double compile_ms = 0;  // graph passes, planning, edges and weight packing
+};
+
+struct TileEvent {
+  uint32_t tile = 0;
+  uint32_t node = 0;  // index into ModelInfo::nodes
+  uint32_t thread = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+class Executor {
+ public:
+  static std::shared_ptr<Executor> create(int threads);
+  virtual ~Executor() = default;
+  virtual int threads() const = 0;
+};
+
+class Model {
+ public:
+  // Reads `path` (model JSON) and its weights file (see docs/model-format.md).
+  static Result<std::shared_ptr<const Model>> load_file(const std::string& path, const CompileOptions& options);
+  // From memory: the JSON text and the weights bytes.
+  static Result<std::shared_ptr<const Model>> load(const std::string& json_text, std::vector<uint8_t> weights,
+                                                  const CompileOptions& options);
+  virtual ~Model() = default;
+  virtual const ModelInfo& info() const = 0;
+};
+
+class Session {
+ public:
+  Session(std::shared_ptr<const Model> model, std::shared_ptr<Executor> executor);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Inputs by name with matching dims; returns the outputs in the model's order.
+  Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs, const RunOptions& options);
+  // Tiles of the last run made with RunOptions::trace.
+  const std::vector<TileEvent>& last_trace() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
+std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);
+
+}  // namespace tessera

@@ -1,0 +1,82 @@
+// The GEMM kernel list (best first) and the weight packing every GEMM kernel reads.
+#include "core/kernels/gemm/gemm.h"
+
+#include <iterator>
+
+#include "core/base/check.h"
+#include "core/kernels/gemm/gemm_ukernels.h"
+
+namespace tessera::kernels {
+
+namespace {
+
+constexpr GemmKernel kGemmKernels[] = {
+#if defined(__x86_64__)
+    {"f32_gemm_14x32_avx512", Isa::kAvx512, 14, 32, f32_gemm_14x32_avx512},
+    {"f32_gemm_6x16_avx2", Isa::kAvx2Fma, 6, 16, f32_gemm_6x16_avx2},
+#endif
+#if defined(__wasm_simd128__)
+    {"f32_gemm_6x8_wasm128", Isa::kWasmSimd128, 6, 8, f32_gemm_6x8_wasm128},
+#endif
+    {"f32_gemm_4x4_scalar", Isa::kScalar, 4, 4, f32_gemm_4x4_scalar},
+};
+
+}  // namespace
+
+std::span<const GemmKernel> gemm_kernels() { return kGemmKernels; }
+
+const GemmKernel& best_gemm_kernel(Isa max_isa) {
+  for (const GemmKernel& kernel : kGemmKernels) {
+    if (isa_supported(kernel.isa) && static_cast<int>(kernel.isa) <= static_cast<int>(max_isa)) {
+      return kernel;
+    }
+  }
+  return kGemmKernels[std::size(kGemmKernels) - 1];  // scalar runs everywhere
+}
+
+size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n) {
+  const size_t panels = (n + static_cast<size_t>(nr) - 1) / static_cast<size_t>(nr);
+  return packed_gemm_panel_offset(nr, kc, ks, panels);
+}
+
+void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, size_t b_k_stride,
+                       size_t b_n_stride, const float* bias, float* packed) {
+  TESSERA_CHECK(nr > 0 && nr <= 1024);
+  const size_t width = static_cast<size_t>(nr);
+  const size_t depth = kc * ks;
+  for (size_t j0 = 0; j0 < n; j0 += width) {
+    float* panel = packed + packed_gemm_panel_offset(nr, kc, ks, j0 / width);
+    for (size_t j = 0; j < width; ++j) {
+      panel[j] = (bias != nullptr && j0 + j < n) ? bias[j0 + j] : 0.0f;
+    }
+    for (size_t k = 0; k < depth; ++k) {
+      float* out = panel + width * (1 + k);
+      for (size_t j = 0; j < width; ++j) {
+        out[j] = j0 + j < n ? b[k * b_k_stride + (j0 + j) * b_n_stride] : 0.0f;
+      }
+    }
+  }
+}
+
+void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w,
+                       const float* bias, float* packed) {
+  TESSERA_CHECK(nr > 0 && nr <= 1024);
+  const size_t width = static_cast<size_t>(nr);
+  for (size_t j0 = 0; j0 < cout; j0 += width) {
+    float* panel = packed + packed_gemm_panel_offset(nr, cin, kernel_taps, j0 / width);
+    for (size_t j = 0; j < width; ++j) {
+      panel[j] = (bias != nullptr && j0 + j < cout) ? bias[j0 + j] : 0.0f;
+    }
+    for (size_t tap = 0; tap < kernel_taps; ++tap) {
+      for (size_t ci = 0; ci < cin; ++ci) {
+        float* out = panel + width * (1 + tap * cin + ci);
+        for (size_t j = 0; j < width; ++j) {
+          const size_t co = j0 + j;
+          out[j] = co < cout ? w[(co * cin + ci) * kernel_taps + tap] : 0.0f;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tessera::kernels

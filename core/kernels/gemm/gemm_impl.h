@@ -1,0 +1,76 @@
+// The generic GEMM micro-kernel: an MR x NR register tile over any vector traits type.
+// Per-ISA files only pick Vec, MR and NR; the arithmetic order lives here, once.
+#pragma once
+
+#include <cstddef>
+
+#include "core/kernels/activation.h"
+
+namespace tessera::kernels {
+
+// Implements GemmUkernelFn (see gemm.h). Every trip count below except kc and ks is a
+// compile-time constant and fully unrolled, so the MR x NR/kWidth accumulators stay in
+// registers. All MR rows are computed whatever mr is, and columns past nc only vanish at the
+// store, so no lane's arithmetic depends on the block shape.
+template <class Vec, int MR, int NR>
+void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+                  const float* packed_w, float* c, size_t c_stride, const float* residual,
+                  size_t residual_stride, const MinMax& clamp) {
+  using V = typename Vec::V;
+  constexpr int kW = Vec::kWidth;
+  constexpr int kNV = NR / kW;
+  static_assert(NR % kW == 0, "NR must be a whole number of vectors");
+
+  V acc[MR][kNV];
+#pragma GCC unroll 16
+  for (int j = 0; j < kNV; ++j) {
+    const V b = Vec::load(packed_w + j * kW);
+#pragma GCC unroll 32
+    for (int r = 0; r < MR; ++r) acc[r][j] = b;
+  }
+
+  const float* w = packed_w + NR;
+  for (size_t t = 0; t < ks; ++t) {
+    const float* row[MR];
+#pragma GCC unroll 32
+    for (int r = 0; r < MR; ++r) row[r] = a[t * MR + r];
+    for (size_t k = 0; k < kc; ++k) {
+      V b[kNV];
+#pragma GCC unroll 16
+      for (int j = 0; j < kNV; ++j) b[j] = Vec::load(w + j * kW);
+      w += NR;
+#pragma GCC unroll 32
+      for (int r = 0; r < MR; ++r) {
+        const V x = Vec::broadcast(row[r][k]);
+#pragma GCC unroll 16
+        for (int j = 0; j < kNV; ++j) acc[r][j] = Vec::fma(x, b[j], acc[r][j]);
+      }
+    }
+  }
+
+  // max(lo, v) / min(hi, v): the traits return the second operand on NaN, so NaN propagates.
+  const V lo = Vec::broadcast(clamp.min);
+  const V hi = Vec::broadcast(clamp.max);
+#pragma GCC unroll 32
+  for (int r = 0; r < MR; ++r) {
+    if (static_cast<size_t>(r) >= mr) break;
+    float* out = c + r * c_stride;
+    const float* res = residual != nullptr ? residual + r * residual_stride : nullptr;
+#pragma GCC unroll 16
+    for (int j = 0; j < kNV; ++j) {
+      const size_t col = static_cast<size_t>(j) * kW;
+      if (col >= nc) break;
+      const size_t n = nc - col;
+      V v = acc[r][j];
+      if (n >= static_cast<size_t>(kW)) {
+        if (res != nullptr) v = Vec::add(v, Vec::load(res + col));
+        Vec::store(out + col, Vec::min(hi, Vec::max(lo, v)));
+      } else {
+        if (res != nullptr) v = Vec::add(v, Vec::load_partial(res + col, n));
+        Vec::store_partial(out + col, Vec::min(hi, Vec::max(lo, v)), n);
+      }
+    }
+  }
+}
+
+}  // namespace tessera::kernels

@@ -1,0 +1,29 @@
+// Microbenchmarks that calibrate the cost model: the FMA peak of one core per ISA and the
+// rates the GEMM and depthwise kernels reach on given shapes. Single-threaded; each call
+// allocates its own buffers and is safe to call from any one thread at a time.
+#pragma once
+
+#include <cstddef>
+
+#include "core/base/cpu_features.h"
+#include "core/kernels/dwconv/dwconv.h"
+#include "core/kernels/gemm/gemm.h"
+
+namespace tessera::kernels {
+
+// FP32 FMA throughput of one core with `isa` (2 FLOPs per lane per fma), in GFLOP/s: the best
+// of several repetitions spread over about `seconds`. 0 when `isa` is not compiled in or
+// not supported here.
+double measure_peak_gflops(Isa isa, double seconds);
+
+// Median GFLOP/s (2 * m * n * kdim per run) of gemm_f32 with `kernel` on random data, B packed
+// once and the cache warm, over about `seconds`. 0 when the kernel's ISA is not supported or
+// the buffers cannot be allocated.
+double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim,
+                           double seconds);
+
+// Median GFLOP/s (2 * out_h * out_w * channels * taps per run, padding taps included) of one
+// whole-image call of `kernel` on random data; 0 as above.
+double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds);
+
+}  // namespace tessera::kernels

@@ -1,0 +1,32 @@
+// Elementwise binary ops with numpy broadcasting (Add, Sub, Mul, Div, Pow).
+#pragma once
+
+#include "core/ops/op_contract.h"
+
+namespace tessera::ops {
+
+struct BinaryAttrs {
+  kernels::BinaryOp op = kernels::BinaryOp::kAdd;
+  Epilogue epilogue;  // a following activation may fuse in
+};
+
+OpCost cost(const BinaryAttrs&, const OpShapes&, const Region& out);
+std::optional<Region> footprint(const BinaryAttrs&, const OpShapes&, const Region& out, int input);
+TilingHints tiling_hints(const BinaryAttrs&, const OpShapes&, const Layout& output_layout);
+LayoutChoice choose_layout(const BinaryAttrs&, const OpShapes&, const LayoutQuery&);
+void reference(const BinaryAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+Result<std::unique_ptr<TileKernel>> bind(const BinaryAttrs&, const BindArgs&);
+
+const char* binary_op_name(kernels::BinaryOp op);
+
+// The output region an input of `input_shape` reads for output region `out`, under numpy
+// broadcasting (dims of size 1 read index 0; missing leading dims are dropped).
+Region broadcast_footprint(const Shape& input_shape, const Shape& output_shape, const Region& out);
+
+// `data` of shape `from` broadcast (numpy rules) to `to`, row-major.
+std::vector<float> broadcast_to(const float* data, const Shape& from, const Shape& to);
+
+// numpy broadcast of two shapes, or false when they are incompatible.
+bool broadcast_shapes(const Shape& a, const Shape& b, Shape* out);
+
+}  // namespace tessera::ops

@@ -1,0 +1,19 @@
+// Concat along one axis: each output tile copies the slices of the inputs it covers.
+#pragma once
+
+#include "core/ops/op_contract.h"
+
+namespace tessera::ops {
+
+struct ConcatAttrs {
+  int axis = 0;  // normalised
+};
+
+OpCost cost(const ConcatAttrs&, const OpShapes&, const Region& out);
+std::optional<Region> footprint(const ConcatAttrs&, const OpShapes&, const Region& out, int input);
+TilingHints tiling_hints(const ConcatAttrs&, const OpShapes&, const Layout& output_layout);
+LayoutChoice choose_layout(const ConcatAttrs&, const OpShapes&, const LayoutQuery&);
+void reference(const ConcatAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+Result<std::unique_ptr<TileKernel>> bind(const ConcatAttrs&, const BindArgs&);
+
+}  // namespace tessera::ops

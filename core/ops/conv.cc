@@ -1,0 +1,136 @@
+// Conv semantics: attribute checks, output shape, receptive-field footprint, cost, and the
+// plain reference loop every fast path is tested against.
+#include "core/ops/conv.h"
+
+#include <algorithm>
+
+#include "core/kernels/gemm/gemm.h"
+#include "core/ops/epilogue.h"
+#include "core/ops/parsers.h"
+#include "core/ops/spatial.h"
+
+namespace tessera::ops {
+
+Result<ParsedOp> parse_conv(NodeParser& p) {
+  TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
+  TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 3));
+  const Shape& x = p.shape(0);
+  const Shape& w = p.shape(1);
+  if (x.size() != 4) return p.error("only 2-D convolutions (4-D input) are supported, input is " + shape_string(x));
+  if (w.size() != 4) return p.error("weights must be 4-D [M, C/group, kH, kW], got " + shape_string(w));
+  if (!p.constant_floats(1)) return p.error("weights (input 1) must be a float32 initializer");
+  if (p.has_input(2) && !p.constant_floats(2)) return p.error("bias (input 2) must be a float32 initializer");
+  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  ConvAttrs a;
+  TESSERA_ASSIGN_OR_RETURN(a.group, p.get_int("group", 1));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> kernel_shape, p.get_ints("kernel_shape", {w[2], w[3]}, 2));
+  if (kernel_shape[0] != w[2] || kernel_shape[1] != w[3]) {
+    return p.error("kernel_shape " + shape_string(kernel_shape) + " does not match weights " + shape_string(w));
+  }
+  if (a.group <= 0 || x[1] % a.group != 0 || w[0] % a.group != 0) {
+    return p.error("group " + std::to_string(a.group) + " does not divide input channels " + std::to_string(x[1]) +
+                   " and output channels " + std::to_string(w[0]));
+  }
+  if (w[1] != x[1] / a.group) {
+    return p.error("weights " + shape_string(w) + " expect " + std::to_string(w[1] * a.group) +
+                   " input channels, input has " + std::to_string(x[1]));
+  }
+  if (p.has_input(2) && p.shape(2) != Shape{w[0]}) {
+    return p.error("bias shape " + shape_string(p.shape(2)) + " must be [" + std::to_string(w[0]) + "]");
+  }
+  TESSERA_ASSIGN_OR_RETURN(SpatialAttrs s, parse_spatial(p, x, kernel_shape.data(), false));
+  a.kernel_h = s.kernel[0], a.kernel_w = s.kernel[1];
+  a.stride_h = s.stride[0], a.stride_w = s.stride[1];
+  a.dilation_h = s.dilation[0], a.dilation_w = s.dilation[1];
+  a.pad_top = s.pad_begin[0], a.pad_left = s.pad_begin[1];
+  a.pad_bottom = s.pad_end[0], a.pad_right = s.pad_end[1];
+  a.has_bias = p.has_input(2);
+  return ParsedOp{a, Shape{x[0], w[0], s.out[0], s.out[1]}};
+}
+
+OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
+  const int64_t cin_per_group = s.inputs[0][1] / a.group;
+  const double outputs = static_cast<double>(out.element_count());
+  const double flops = 2.0 * outputs * static_cast<double>(cin_per_group * a.kernel_h * a.kernel_w);
+  double bytes = 4 * outputs;
+  if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
+  bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
+  return {flops, bytes};
+}
+
+std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Region& out, int input) {
+  if (input == a.epilogue.residual_input) return out;
+  if (input != 0) return std::nullopt;  // weights and bias are constants
+  const Shape& x = s.inputs[0];
+  const int64_t out_per_group = s.output[1] / a.group;
+  const int64_t in_per_group = x[1] / a.group;
+  Region r = Region::whole(x);
+  r.begin[0] = out.begin[0];
+  r.end[0] = out.end[0];
+  r.begin[1] = out.begin[1] / out_per_group * in_per_group;
+  r.end[1] = ((out.end[1] - 1) / out_per_group + 1) * in_per_group;
+  std::tie(r.begin[2], r.end[2]) =
+      window_input_range(out.begin[2], out.end[2], a.stride_h, a.pad_top, a.kernel_h, a.dilation_h, x[2]);
+  std::tie(r.begin[3], r.end[3]) =
+      window_input_range(out.begin[3], out.end[3], a.stride_w, a.pad_left, a.kernel_w, a.dilation_w, x[3]);
+  return r;
+}
+
+TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const Layout&) {
+  const int64_t channels = s.output[1];
+  const int64_t per_group = channels / a.group;
+  const bool depthwise = a.group == channels && a.group == s.inputs[0][1];
+  // Channel blocks follow the kernel's natural width: GEMM panels, or whole groups.
+  const int64_t panel = kernels::best_gemm_kernel(detected_isa()).nr;
+  const int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
+  return {{{0, 1}, {2, 1}, {1, align}}};
+}
+
+LayoutChoice choose_layout(const ConvAttrs& a, const OpShapes& s, const LayoutQuery&) {
+  LayoutChoice c;
+  c.inputs.assign(s.inputs.size(), std::nullopt);
+  c.inputs[0] = Layout::nhwc();
+  if (a.epilogue.residual_input >= 0) c.inputs[a.epilogue.residual_input] = Layout::nhwc();
+  c.output = Layout::nhwc();
+  return c;
+}
+
+void reference(const ConvAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+  const Shape& xs = s.inputs[0];
+  const Shape& ys = s.output;
+  const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];
+  const int64_t M = ys[1], OH = ys[2], OW = ys[3];
+  const int64_t cg = C / a.group, mg = M / a.group;
+  const float* x = in[0];
+  const float* w = in[1];
+  const float* bias = a.has_bias ? in[2] : nullptr;
+  const float* residual = a.epilogue.residual_input >= 0 ? in[a.epilogue.residual_input] : nullptr;
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t m = 0; m < M; ++m) {
+      const int64_t g = m / mg;
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          double acc = bias ? bias[m] : 0.0;
+          for (int64_t c = 0; c < cg; ++c) {
+            for (int64_t kh = 0; kh < a.kernel_h; ++kh) {
+              const int64_t ih = oh * a.stride_h - a.pad_top + kh * a.dilation_h;
+              if (ih < 0 || ih >= H) continue;
+              for (int64_t kw = 0; kw < a.kernel_w; ++kw) {
+                const int64_t iw = ow * a.stride_w - a.pad_left + kw * a.dilation_w;
+                if (iw < 0 || iw >= W) continue;
+                acc += static_cast<double>(x[((n * C + g * cg + c) * H + ih) * W + iw]) *
+                       w[((m * cg + c) * a.kernel_h + kh) * a.kernel_w + kw];
+              }
+            }
+          }
+          const int64_t o = ((n * M + m) * OH + oh) * OW + ow;
+          float y = static_cast<float>(acc);
+          if (residual) y += residual[o];
+          out[o] = reference_epilogue_activation(a.epilogue, y);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tessera::ops

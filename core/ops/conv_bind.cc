@@ -1,0 +1,198 @@
+// Conv bound to fast kernels: the direct depthwise kernel when each channel is its own
+// group, otherwise an indirect GEMM over the tile's output pixels (NHWC in and out).
+#include <algorithm>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+#include "core/kernels/dwconv/dwconv.h"
+#include "core/kernels/gemm/gemm.h"
+#include "core/ops/conv.h"
+#include "core/ops/epilogue.h"
+
+namespace tessera::ops {
+
+namespace {
+
+struct ConvGeometry {
+  int64_t batch, in_h, in_w, in_c, out_h, out_w, out_c;
+  int64_t group, in_per_group, out_per_group;
+};
+
+ConvGeometry geometry(const ConvAttrs& a, const OpShapes& s) {
+  const Shape& x = s.inputs[0];
+  const Shape& y = s.output;
+  return {x[0], x[2], x[3], x[1], y[2], y[3], y[1], a.group, x[1] / a.group, y[1] / a.group};
+}
+
+// Base class of both paths: bindings, epilogue and the per-element residual pointer.
+class ConvKernelBase : public TileKernel {
+ protected:
+  ConvKernelBase(const ConvAttrs& a, const BindArgs& args)
+      : attrs_(a), g_(geometry(a, args.shapes)), in_(args.inputs[0]), out_(args.output),
+        elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
+    if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
+  }
+
+  // NHWC offset of (n, row, col, channel) in the output (and residual).
+  int64_t out_offset(int64_t n, int64_t row, int64_t col, int64_t c) const {
+    return ((n * g_.out_h + row) * g_.out_w + col) * g_.out_c + c;
+  }
+  const float* residual_data(const ExecContext& ctx) const {
+    return attrs_.epilogue.residual_input >= 0 ? input_data(residual_, ctx) : nullptr;
+  }
+
+  ConvAttrs attrs_;
+  ConvGeometry g_;
+  TensorBinding in_, out_, residual_;
+  const kernels::ElementwiseKernels& elementwise_;
+};
+
+class DepthwiseConvKernel final : public ConvKernelBase {
+ public:
+  DepthwiseConvKernel(const ConvAttrs& a, const BindArgs& args, const float* weights, const float* bias)
+      : ConvKernelBase(a, args), kernel_(kernels::best_dwconv_kernel(args.max_isa)) {
+    const int64_t taps = a.kernel_h * a.kernel_w;
+    packed_ = AlignedBuffer::allocate(sizeof(float) * g_.out_c * taps);
+    kernels::pack_dwconv_weights(g_.out_c, taps, weights, packed_.as<float>());
+    bias_.assign(g_.out_c, 0.0f);
+    if (bias) std::copy(bias, bias + g_.out_c, bias_.begin());
+    dw_ = {static_cast<size_t>(g_.in_h), static_cast<size_t>(g_.in_w), static_cast<size_t>(g_.in_c),
+           static_cast<size_t>(g_.out_h), static_cast<size_t>(g_.out_w),
+           static_cast<size_t>(a.kernel_h), static_cast<size_t>(a.kernel_w),
+           static_cast<size_t>(a.stride_h), static_cast<size_t>(a.stride_w),
+           static_cast<size_t>(a.dilation_h), static_cast<size_t>(a.dilation_w),
+           static_cast<size_t>(a.pad_top), static_cast<size_t>(a.pad_left)};
+  }
+
+  void run(const Region& r, const ExecContext& ctx) const override {
+    TESSERA_CHECK(r.begin[3] == 0 && r.end[3] == g_.out_w);  // tiles are whole rows
+    const float* x = input_data(in_, ctx);
+    float* y = tensor_data(out_, ctx);
+    const float* residual = residual_data(ctx);
+    const int64_t image_in = g_.in_h * g_.in_w * g_.in_c;
+    const int64_t image_out = g_.out_h * g_.out_w * g_.out_c;
+    for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
+      kernel_.fn(dw_, x + n * image_in, packed_.as<float>(), bias_.data(), y + n * image_out, r.begin[2], r.end[2],
+                 r.begin[1], r.end[1], residual ? residual + n * image_out : nullptr, attrs_.epilogue.clamp);
+      if (!attrs_.epilogue.has_activation()) continue;
+      for (int64_t row = r.begin[2]; row < r.end[2]; ++row) {
+        for (int64_t col = 0; col < g_.out_w; ++col) {
+          float* p = y + out_offset(n, row, col, r.begin[1]);
+          elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, r.extent(1), p, p);
+        }
+      }
+    }
+  }
+  std::string kernel_name() const override { return kernel_.name; }
+
+ private:
+  const kernels::DwConvKernel& kernel_;
+  AlignedBuffer packed_;
+  std::vector<float> bias_;
+  kernels::DwConvGeometry dw_;
+};
+
+class IgemmConvKernel final : public ConvKernelBase {
+ public:
+  IgemmConvKernel(const ConvAttrs& a, const BindArgs& args, const float* weights, const float* bias)
+      : ConvKernelBase(a, args), gemm_(kernels::best_gemm_kernel(args.max_isa)) {
+    taps_ = a.kernel_h * a.kernel_w;
+    panels_per_group_ = (g_.out_per_group + gemm_.nr - 1) / gemm_.nr;
+    group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
+    packed_ = AlignedBuffer::allocate(sizeof(float) * group_floats_ * g_.group);
+    for (int64_t grp = 0; grp < g_.group; ++grp) {
+      const int64_t first = grp * g_.out_per_group;
+      kernels::pack_conv_weights(gemm_.nr, g_.out_per_group, g_.in_per_group, taps_,
+                                 weights + first * g_.in_per_group * taps_, bias ? bias + first : nullptr,
+                                 packed_.as<float>() + grp * group_floats_);
+    }
+    zeros_.assign(g_.in_per_group, 0.0f);
+  }
+
+  void run(const Region& r, const ExecContext& ctx) const override {
+    TESSERA_CHECK(r.begin[3] == 0 && r.end[3] == g_.out_w);  // tiles are whole rows
+    const float* x = input_data(in_, ctx);
+    float* y = tensor_data(out_, ctx);
+    const float* residual = residual_data(ctx);
+    const float** a = reinterpret_cast<const float**>(ctx.scratch);
+    const int64_t mr = gemm_.mr, nr = gemm_.nr;
+    const int64_t rows = r.extent(2) * g_.out_w;  // output pixels of one image in this tile
+    for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
+      const int64_t first_pixel = r.begin[2] * g_.out_w;
+      for (int64_t c = r.begin[1]; c < r.end[1];) {
+        // One NR-wide panel of one group's output channels.
+        const int64_t grp = c / g_.out_per_group;
+        const int64_t in_group = c - grp * g_.out_per_group;
+        const int64_t panel = in_group / nr;
+        const int64_t panel_end = std::min({(panel + 1) * nr, g_.out_per_group, r.end[1] - grp * g_.out_per_group});
+        const int64_t nc = panel_end - in_group;
+        TESSERA_CHECK(in_group % nr == 0);  // channel tiles are aligned to panels
+        const float* w = packed_.as<float>() + grp * group_floats_ +
+                         kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
+        for (int64_t p0 = 0; p0 < rows; p0 += mr) {
+          const int64_t m = std::min(mr, rows - p0);
+          fill_row_pointers(a, x, n, grp, first_pixel + p0, m);
+          const int64_t o = out_offset(n, 0, 0, c) + (first_pixel + p0) * g_.out_c;
+          gemm_.ukernel(m, nc, g_.in_per_group, taps_, a, w, y + o, g_.out_c, residual ? residual + o : nullptr,
+                        g_.out_c, attrs_.epilogue.clamp);
+          if (attrs_.epilogue.has_activation()) {
+            for (int64_t i = 0; i < m; ++i) {
+              float* row = y + o + i * g_.out_c;
+              elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, nc, row, row);
+            }
+          }
+        }
+        c += nc;
+      }
+    }
+  }
+
+  size_t scratch_floats() const override {
+    return (sizeof(const float*) * taps_ * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+  }
+  std::string kernel_name() const override { return gemm_.name; }
+
+ private:
+  // Row pointers for MR output pixels starting at `pixel` (row-major within the image), one
+  // set per kernel tap; taps in the padding read zeros, rows past m repeat the last pixel.
+  void fill_row_pointers(const float** a, const float* x, int64_t n, int64_t grp, int64_t pixel, int64_t m) const {
+    const float* image = x + n * g_.in_h * g_.in_w * g_.in_c + grp * g_.in_per_group;
+    for (int64_t i = 0; i < gemm_.mr; ++i) {
+      const int64_t q = pixel + std::min(i, m - 1);
+      const int64_t oh = q / g_.out_w, ow = q % g_.out_w;
+      for (int64_t kh = 0; kh < attrs_.kernel_h; ++kh) {
+        const int64_t ih = oh * attrs_.stride_h - attrs_.pad_top + kh * attrs_.dilation_h;
+        for (int64_t kw = 0; kw < attrs_.kernel_w; ++kw) {
+          const int64_t iw = ow * attrs_.stride_w - attrs_.pad_left + kw * attrs_.dilation_w;
+          const bool inside = ih >= 0 && ih < g_.in_h && iw >= 0 && iw < g_.in_w;
+          a[(kh * attrs_.kernel_w + kw) * gemm_.mr + i] =
+              inside ? image + (ih * g_.in_w + iw) * g_.in_c : zeros_.data();
+        }
+      }
+    }
+  }
+
+  const kernels::GemmKernel& gemm_;
+  int64_t taps_ = 1;
+  int64_t panels_per_group_ = 1;
+  size_t group_floats_ = 0;
+  AlignedBuffer packed_;
+  std::vector<float> zeros_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& args) {
+  const float* weights = args.inputs[1].constant;
+  const float* bias = a.has_bias ? args.inputs[2].constant : nullptr;
+  if (weights == nullptr || (a.has_bias && bias == nullptr)) {
+    return Status::error(args.path + ": internal error: conv weights are not bound as constants");
+  }
+  const ConvGeometry g = geometry(a, args.shapes);
+  if (g.group == g.in_c && g.group == g.out_c) {
+    return std::unique_ptr<TileKernel>(new DepthwiseConvKernel(a, args, weights, bias));
+  }
+  return std::unique_ptr<TileKernel>(new IgemmConvKernel(a, args, weights, bias));
+}
+
+}  // namespace tessera::ops

@@ -1,0 +1,85 @@
+// Conv against the reference over random geometries: groups and depthwise, strides, pads
+// (explicit and auto_pad), dilations, odd sizes, bias, and fused epilogues.
+#include <catch2/catch.hpp>
+
+#include "tests/support/engine_check.h"
+
+namespace tessera::testing {
+namespace {
+
+TEST_CASE("conv matches the reference over random geometries") {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    INFO("seed " << seed);
+    ModelBuilder b(seed);
+    auto& rng = b.rng();
+    const int64_t n = random_int(rng, 1, 2), h = random_int(rng, 1, 19), w = random_int(rng, 1, 23);
+    const int64_t kh = random_int(rng, 1, 3) * 2 - 1, kw = random_int(rng, 1, 3) * 2 - 1;
+    const int64_t dilation = random_int(rng, 1, 2), stride = random_int(rng, 1, 3);
+    // Pads large enough that the window always fits.
+    const int64_t pad_h = (kh - 1) * dilation, pad_w = (kw - 1) * dilation;
+    std::vector<int64_t> pads{random_int(rng, 0, pad_h), random_int(rng, 0, pad_w), 0, 0};
+    pads[2] = pad_h - pads[0];
+    pads[3] = pad_w - pads[1];
+    int64_t group = 1, c = random_int(rng, 1, 20), m = random_int(rng, 1, 40);
+    switch (seed % 3) {
+      case 0: group = c, m = c; break;  // depthwise
+      case 1: group = random_int(rng, 1, 3), c = group * random_int(rng, 1, 5), m = group * random_int(rng, 1, 9); break;
+      default: break;
+    }
+    const auto x = b.input({n, c, h, w});
+    const auto wt = b.weight({m, c / group, kh, kw}, -0.5f, 0.5f);
+    std::vector<std::string> inputs{x, wt};
+    if (seed % 2) inputs.push_back(b.weight({m}));
+    const auto y = b.node("Conv", inputs,
+                          {{"strides", {stride, stride}}, {"dilations", {dilation, dilation}}, {"pads", pads}, {"group", group}});
+    check_against_reference(b.build({y}));
+  }
+}
+
+TEST_CASE("conv shape inference follows ONNX for explicit and automatic padding") {
+  ModelBuilder b(1);
+  const auto x = b.input({1, 2, 10, 11});
+  const auto w = b.weight({4, 2, 3, 3});
+  CHECK(b.shape_of(b.node("Conv", {x, w}, {{"strides", {2, 2}}})) == Dims{1, 4, 4, 5});
+  CHECK(b.shape_of(b.node("Conv", {x, w}, {{"pads", {1, 1, 1, 1}}})) == Dims{1, 4, 10, 11});
+  CHECK(b.shape_of(b.node("Conv", {x, w}, {{"auto_pad", "SAME_UPPER"}, {"strides", {2, 2}}})) == Dims{1, 4, 5, 6});
+  CHECK(b.shape_of(b.node("Conv", {x, w}, {{"auto_pad", "VALID"}, {"dilations", {2, 2}}})) == Dims{1, 4, 6, 7});
+}
+
+TEST_CASE("conv with auto_pad SAME_LOWER and SAME_UPPER matches the reference") {
+  for (const char* mode : {"SAME_UPPER", "SAME_LOWER"}) {
+    ModelBuilder b(7);
+    const auto x = b.input({1, 3, 9, 8});
+    const auto w = b.weight({5, 3, 4, 3});
+    check_against_reference(b.build({b.node("Conv", {x, w}, {{"auto_pad", mode}, {"strides", {2, 3}}})}));
+  }
+}
+
+TEST_CASE("conv fuses batchnorm, bias add, residual add and activations into its tiles") {
+  ModelBuilder b(3);
+  const auto x = b.input({2, 8, 13, 11});
+  auto y = b.node("Conv", {x, b.weight({8, 8, 3, 3}, -0.3f, 0.3f)}, {{"pads", {1, 1, 1, 1}}});
+  y = b.node("BatchNormalization", {y, b.weight({8}, 0.5f, 1.5f), b.weight({8}), b.weight({8}), b.weight({8}, 0.5f, 2.0f)});
+  y = b.node("Add", {y, x});
+  y = b.node("Relu", {y});
+  auto z = b.node("Conv", {y, b.weight({16, 8, 1, 1})});
+  z = b.node("Add", {z, b.weight({16, 1, 1})});
+  z = b.node("Clip", {z, b.weight({}, {0.0f}), b.weight({}, {6.0f})});
+  z = b.node("HardSwish", {z});
+  const TestModel model = b.build({z});
+  check_against_reference(model);
+  auto compiled = Model::load(model.json, model.weights, {});
+  REQUIRE(compiled.ok());
+  const ModelInfo& info = compiled.value()->info();
+  int convs = 0;
+  for (const NodeInfo& n : info.nodes) {
+    if (n.op != "Conv") continue;
+    ++convs;
+    if (n.fused.find("+residual") != std::string::npos) CHECK(n.fused_nodes.size() == 3);  // bn, add, relu
+  }
+  CHECK(convs == 2);
+  CHECK(info.nodes.size() == 4);  // two convs and the relayouts in and out
+}
+
+}  // namespace
+}  // namespace tessera::testing

@@ -1,0 +1,38 @@
+// Fused epilogues: description for inspect and the activation applied after a store.
+#include "core/ops/epilogue.h"
+
+#include <cstdio>
+
+#include "core/ops/unary.h"
+
+namespace tessera::ops {
+
+bool Epilogue::has_clamp() const {
+  return clamp.min != kernels::MinMax().min || clamp.max != kernels::MinMax().max;
+}
+
+std::string Epilogue::describe() const {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  if (residual_input >= 0) add("+residual");
+  if (has_clamp()) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "clamp[%g,%g]", clamp.min, clamp.max);
+    add(text);
+  }
+  if (has_activation()) add(unary_op_name(activation));
+  return s;
+}
+
+void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n) {
+  if (e.has_clamp()) k.unary(kernels::UnaryOp::kClip, {e.clamp.min, e.clamp.max}, n, y, y);
+  if (e.has_activation()) k.unary(e.activation, e.activation_params, n, y, y);
+}
+
+float reference_epilogue_activation(const Epilogue& e, float y) {
+  if (e.has_clamp()) y = kernels::unary_reference(kernels::UnaryOp::kClip, {e.clamp.min, e.clamp.max}, y);
+  if (e.has_activation()) y = kernels::unary_reference(e.activation, e.activation_params, y);
+  return y;
+}
+
+}  // namespace tessera::ops

@@ -1,0 +1,15 @@
+// Applying the activation part of a fused epilogue to a run of outputs.
+#pragma once
+
+#include "core/kernels/elementwise/elementwise.h"
+#include "core/ops/op_contract.h"
+
+namespace tessera::ops {
+
+// y = activation(clamp(y)) in place, for the parts of `e` that are set.
+void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n);
+
+// The same on one value, with the reference functions (for reference kernels).
+float reference_epilogue_activation(const Epilogue& e, float y);
+
+}  // namespace tessera::ops

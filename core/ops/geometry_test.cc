@@ -1,0 +1,66 @@
+// Region arithmetic: reshapes, hulls, layouts and the strided run walker.
+#include <catch2/catch.hpp>
+
+#include "core/ops/geometry.h"
+#include "core/ops/region_walk.h"
+
+namespace tessera::ops {
+namespace {
+
+Region box(std::vector<std::pair<int64_t, int64_t>> ranges) {
+  Region r;
+  r.rank = static_cast<int>(ranges.size());
+  for (int d = 0; d < r.rank; ++d) r.begin[d] = ranges[d].first, r.end[d] = ranges[d].second;
+  return r;
+}
+
+TEST_CASE("reshape_region maps row blocks exactly through flatten and squeeze") {
+  CHECK(reshape_region(box({{1, 2}, {0, 8}, {0, 1}, {0, 1}}), {4, 8, 1, 1}, {4, 8}) == box({{1, 2}, {0, 8}}));
+  CHECK(reshape_region(box({{0, 2}, {0, 12}}), {4, 12}, {4, 3, 4}) == box({{0, 2}, {0, 3}, {0, 4}}));
+  CHECK(reshape_region(box({{0, 1}, {2, 5}, {0, 64}}), {1, 128, 64}, {128, 64}) == box({{2, 5}, {0, 64}}));
+}
+
+TEST_CASE("reshape_region over-approximates a partial row with the smallest box") {
+  // Elements 3..9 of a 4x4 tensor span rows 0..2 entirely in the box sense.
+  CHECK(reshape_region(box({{3, 10}}), {16}, {4, 4}) == box({{0, 3}, {0, 4}}));
+  CHECK(reshape_region(box({{5, 7}}), {16}, {4, 4}) == box({{1, 2}, {1, 3}}));
+}
+
+TEST_CASE("layout strides and byte-preserving layout changes") {
+  const Shape s{2, 3, 4, 5};
+  const auto nhwc = logical_strides(s, Layout::nhwc());
+  CHECK(nhwc[0] == 60);
+  CHECK(nhwc[1] == 1);
+  CHECK(nhwc[2] == 15);
+  CHECK(nhwc[3] == 3);
+  CHECK(same_memory_order({2, 8, 1, 1}, Layout::nhwc(), Layout::identity(4)));
+  CHECK(!same_memory_order({2, 8, 2, 1}, Layout::nhwc(), Layout::identity(4)));
+  CHECK(element_hull(box({{1, 2}, {0, 3}, {0, 1}, {0, 1}}), nhwc).first == 60);
+}
+
+TEST_CASE("walk_region merges contiguous dimensions and follows broadcast strides") {
+  const Shape s{2, 3, 4};
+  const auto strides = logical_strides(s, Layout::identity(3));
+  int runs = 0;
+  walk_region(Region::whole(s), Layout::identity(3), std::array<Strides, 1>{strides},
+              [&](const std::array<int64_t, 1>& off, int64_t count, const std::array<int64_t, 1>& step) {
+                CHECK(off[0] == 0);
+                CHECK(count == 24);
+                CHECK(step[0] == 1);
+                ++runs;
+              });
+  CHECK(runs == 1);
+  // A broadcast operand (stride 0 on dim 1) splits the runs at that dimension.
+  const Strides broadcast{4, 0, 1};
+  std::vector<int64_t> seen;
+  walk_region(box({{0, 2}, {0, 3}, {1, 3}}), Layout::identity(3), std::array<Strides, 2>{broadcast, strides},
+              [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>&) {
+                CHECK(count == 2);
+                seen.push_back(off[0]);
+                seen.push_back(off[1]);
+              });
+  CHECK(seen == std::vector<int64_t>{1, 1, 1, 5, 1, 9, 5, 13, 5, 17, 5, 21});
+}
+
+}  // namespace
+}  // namespace tessera::ops

@@ -1,0 +1,116 @@
+// The contract every op kind fulfils: the types its functions take and return.
+// An op kind X (attributes struct XAttrs) provides, as overloads in its own file:
+//   OpCost cost(const XAttrs&, const OpShapes&, const Region& out)
+//   std::optional<Region> footprint(const XAttrs&, const OpShapes&, const Region& out, int input)
+//   TilingHints tiling_hints(const XAttrs&, const OpShapes&, const Layout& output_layout)
+//   LayoutChoice choose_layout(const XAttrs&, const OpShapes&, const LayoutQuery&)
+//   void reference(const XAttrs&, const OpShapes&, std::span<const float* const> in, float* out)
+//   Result<std::unique_ptr<TileKernel>> bind(const XAttrs&, const BindArgs&)
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/base/cpu_features.h"
+#include "core/kernels/activation.h"
+#include "core/kernels/elementwise/elementwise.h"
+#include "core/ops/geometry.h"
+#include "tessera/status.h"
+
+namespace tessera::ops {
+
+// Logical shapes of a node's inputs (empty for omitted optional inputs) and its output.
+struct OpShapes {
+  std::vector<Shape> inputs;
+  Shape output;
+};
+
+// Work of one output region: what the cost model and tile sizing weigh.
+struct OpCost {
+  double flops = 0;
+  double bytes = 0;  // bytes read + written, counting each tensor region once
+};
+
+// Which output dimensions a tiling may split, best first, and the granularity of each cut
+// (e.g. channel blocks in multiples of the GEMM panel width).
+struct SplitDim {
+  int dim = 0;
+  int64_t alignment = 1;
+};
+struct TilingHints {
+  std::vector<SplitDim> dims;
+};
+
+// Input layouts as they stand, and which inputs are constants (kernels read constants in
+// their own packed form, so constants never need a layout).
+struct LayoutQuery {
+  std::vector<Layout> inputs;
+  std::vector<bool> constant;
+};
+// What the op requires of each input (nullopt: any layout) and the layout it produces.
+struct LayoutChoice {
+  std::vector<std::optional<Layout>> inputs;
+  Layout output;
+};
+
+// Ops that compute through a GEMM or elementwise store can absorb what follows them:
+// y = activation(clamp(acc + bias + residual)). The graph's fusion pass fills this in.
+struct Epilogue {
+  int residual_input = -1;  // node input added elementwise (same shape and layout), or -1
+  kernels::MinMax clamp;
+  kernels::UnaryOp activation = kernels::UnaryOp::kCopy;
+  kernels::UnaryParams activation_params;
+  std::vector<std::string> fused_nodes;  // names of the nodes folded in, for inspect
+
+  bool has_activation() const { return activation != kernels::UnaryOp::kCopy; }
+  bool has_clamp() const;
+  std::string describe() const;  // "+residual, clamp[0,6], Sigmoid"
+};
+
+// Where one tensor lives while a compiled model runs.
+struct TensorBinding {
+  Shape shape;
+  Layout layout;
+  std::array<int64_t, kMaxRank> strides{};  // element strides per logical dimension
+  const float* constant = nullptr;          // constants: data owned by the graph
+  int64_t arena_offset = -1;                // run-time values: byte offset in the arena
+};
+
+struct BindArgs {
+  const OpShapes& shapes;
+  std::vector<TensorBinding> inputs;  // one per node input (absent inputs: default)
+  TensorBinding output;
+  Isa max_isa = Isa::kAvx512;
+  std::string path;  // for messages
+};
+
+// What an executor thread hands a kernel: the arena base and its private scratch space.
+struct ExecContext {
+  std::byte* arena = nullptr;
+  float* scratch = nullptr;
+};
+
+// A bound op: packed constants and fixed pointers, ready to compute any output region.
+// run() is called concurrently from several threads on disjoint regions.
+class TileKernel {
+ public:
+  virtual ~TileKernel() = default;
+  virtual void run(const Region& out, const ExecContext& ctx) const = 0;
+  // Floats of per-thread scratch a single run() call may use.
+  virtual size_t scratch_floats() const { return 0; }
+  // Which kernel does the work, for inspect ("f32_gemm_14x32_avx512").
+  virtual std::string kernel_name() const = 0;
+};
+
+inline float* tensor_data(const TensorBinding& t, const ExecContext& ctx) {
+  return reinterpret_cast<float*>(ctx.arena + t.arena_offset);
+}
+inline const float* input_data(const TensorBinding& t, const ExecContext& ctx) {
+  return t.constant != nullptr ? t.constant : tensor_data(t, ctx);
+}
+
+}  // namespace tessera::ops

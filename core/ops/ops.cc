@@ -1,0 +1,57 @@
+// Op dispatch: ONNX op name -> parser, and the epilogue accessors.
+#include "core/ops/ops.h"
+
+
+#include "core/base/checked_math.h"
+#include "core/ops/parsers.h"
+
+namespace tessera::ops {
+
+namespace {
+
+struct OnnxOp {
+  const char* name;
+  Result<ParsedOp> (*parse)(NodeParser&);
+};
+
+constexpr OnnxOp kOnnxOps[] = {
+#define TESSERA_ONNX_OP(name, parser) {#name, parser},
+#include "core/ops/op_list.inc"
+#undef TESSERA_ONNX_OP
+};
+
+const OnnxOp* find_op(const std::string& name) {
+  for (const OnnxOp& op : kOnnxOps) {
+    if (name == op.name) return &op;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_supported_op(const std::string& onnx_op) { return find_op(onnx_op) != nullptr; }
+
+Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput> inputs) {
+  const OnnxOp* op = find_op(desc.op);
+  if (op == nullptr) return Status::error(desc.path() + ": unknown op \"" + desc.op + "\"");
+  NodeParser parser(desc, std::move(inputs));
+  TESSERA_ASSIGN_OR_RETURN(ParsedOp parsed, op->parse(parser));
+  TESSERA_RETURN_IF_ERROR(parser.finish());
+  int64_t count = 0;
+  if (!checked_element_count(parsed.output, &count) || parsed.output.size() > kMaxRank) {
+    return Status::error(desc.path() + ": output shape " + shape_string(parsed.output) +
+                         " is empty, too large or of rank above 8");
+  }
+  return parsed;
+}
+
+const Epilogue* op_epilogue(const OpAttrs& a) {
+  if (auto* conv = std::get_if<ConvAttrs>(&a)) return &conv->epilogue;
+  if (auto* matmul = std::get_if<MatMulAttrs>(&a)) return &matmul->epilogue;
+  if (auto* binary = std::get_if<BinaryAttrs>(&a)) return &binary->epilogue;
+  return nullptr;
+}
+
+Epilogue* op_epilogue(OpAttrs& a) { return const_cast<Epilogue*>(op_epilogue(std::as_const(a))); }
+
+}  // namespace tessera::ops

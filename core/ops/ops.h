@@ -1,0 +1,60 @@
+// The op kinds as one variant, and dispatch of the op contract (op_contract.h) over it.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "core/ops/batch_norm.h"
+#include "core/ops/binary.h"
+#include "core/ops/concat.h"
+#include "core/ops/conv.h"
+#include "core/ops/layer_norm.h"
+#include "core/ops/matmul.h"
+#include "core/ops/node_parser.h"
+#include "core/ops/pool.h"
+#include "core/ops/reduce.h"
+#include "core/ops/softmax.h"
+#include "core/ops/transpose.h"
+#include "core/ops/unary.h"
+#include "core/ops/view.h"
+
+namespace tessera::ops {
+
+using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs,
+                             PoolAttrs, ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs>;
+
+struct ParsedOp {
+  OpAttrs attrs;
+  Shape output;
+};
+
+// Parses one model node: attributes, input checks and output shape. Unknown op types fail.
+Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput> inputs);
+bool is_supported_op(const std::string& onnx_op);
+
+inline OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out) {
+  return std::visit([&](const auto& x) { return cost(x, s, out); }, a);
+}
+inline std::optional<Region> op_footprint(const OpAttrs& a, const OpShapes& s, const Region& out, int input) {
+  return std::visit([&](const auto& x) { return footprint(x, s, out, input); }, a);
+}
+inline TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const Layout& output_layout) {
+  return std::visit([&](const auto& x) { return tiling_hints(x, s, output_layout); }, a);
+}
+inline LayoutChoice op_choose_layout(const OpAttrs& a, const OpShapes& s, const LayoutQuery& q) {
+  return std::visit([&](const auto& x) { return choose_layout(x, s, q); }, a);
+}
+inline void op_reference(const OpAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+  std::visit([&](const auto& x) { reference(x, s, in, out); }, a);
+}
+inline Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindArgs& args) {
+  return std::visit([&](const auto& x) { return bind(x, args); }, a);
+}
+
+inline bool is_view(const OpAttrs& a) { return std::holds_alternative<ViewAttrs>(a); }
+
+// The fused epilogue of a kind that has one, else null.
+const Epilogue* op_epilogue(const OpAttrs& a);
+Epilogue* op_epilogue(OpAttrs& a);
+
+}  // namespace tessera::ops

@@ -1,0 +1,64 @@
+// Walks a region of strided tensors run by run: the loop every copy and elementwise kernel
+// binding shares. Runs follow the output's memory order and merge dimensions that are
+// contiguous for every operand, so a whole-row tile is one long run.
+#pragma once
+
+#include <array>
+#include <span>
+
+#include "core/ops/geometry.h"
+
+namespace tessera::ops {
+
+// Strides per logical dimension of each operand (0 where an operand broadcasts).
+using Strides = std::array<int64_t, kMaxRank>;
+
+// For each run calls fn(offsets, count, inner_strides): offsets[k] is operand k's element
+// offset of the run's first element, inner_strides[k] its stride along the run.
+template <size_t N, class Fn>
+void walk_region(const Region& region, const Layout& order, const std::array<Strides, N>& strides, Fn&& fn) {
+  // Physical dimensions outer -> inner, with their extents and per-operand strides.
+  int rank = 0;
+  std::array<int64_t, kMaxRank> extent{};
+  std::array<std::array<int64_t, kMaxRank>, N> step{};
+  std::array<int64_t, N> base{};
+  for (size_t k = 0; k < N; ++k) {
+    for (int d = 0; d < region.rank; ++d) base[k] += region.begin[d] * strides[k][d];
+  }
+  for (int p = 0; p < region.rank; ++p) {
+    const int d = order.perm[p];
+    if (region.extent(d) == 1) continue;  // contributes nothing to the walk
+    bool merges = rank > 0;
+    for (size_t k = 0; k < N && merges; ++k) merges = step[k][rank - 1] == strides[k][d] * region.extent(d);
+    if (merges) {
+      extent[rank - 1] *= region.extent(d);
+      for (size_t k = 0; k < N; ++k) step[k][rank - 1] = strides[k][d];
+      continue;
+    }
+    extent[rank] = region.extent(d);
+    for (size_t k = 0; k < N; ++k) step[k][rank] = strides[k][d];
+    ++rank;
+  }
+  std::array<int64_t, N> inner{};
+  int64_t count = 1;
+  if (rank > 0) {
+    count = extent[rank - 1];
+    for (size_t k = 0; k < N; ++k) inner[k] = step[k][rank - 1];
+    --rank;
+  }
+  std::array<int64_t, kMaxRank> index{};
+  std::array<int64_t, N> offset = base;
+  while (true) {
+    fn(offset, count, inner);
+    int p = rank - 1;
+    for (; p >= 0; --p) {
+      for (size_t k = 0; k < N; ++k) offset[k] += step[k][p];
+      if (++index[p] < extent[p]) break;
+      for (size_t k = 0; k < N; ++k) offset[k] -= step[k][p] * extent[p];
+      index[p] = 0;
+    }
+    if (p < 0) return;
+  }
+}
+
+}  // namespace tessera::ops

@@ -1,0 +1,70 @@
+// Window geometry shared by Conv and the pools: attribute parsing (pads, auto_pad,
+// ceil_mode) and which input rows a band of output rows reads.
+#include "core/ops/spatial.h"
+
+#include <algorithm>
+
+namespace tessera::ops {
+
+std::pair<int64_t, int64_t> window_input_range(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
+                                               int64_t kernel, int64_t dilation, int64_t input_size) {
+  const int64_t first = out_begin * stride - pad;
+  const int64_t last = (out_end - 1) * stride - pad + dilation * (kernel - 1);
+  const int64_t begin = std::clamp<int64_t>(first, 0, input_size);
+  const int64_t end = std::clamp<int64_t>(last + 1, 0, input_size);
+  return {begin, std::max(begin, end)};
+}
+
+Result<SpatialAttrs> parse_spatial(NodeParser& p, const Shape& in, const int64_t kernel[2], bool ceil_mode_allowed) {
+  SpatialAttrs s{};
+  TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> strides, p.get_ints("strides", {1, 1}, 2));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, p.get_ints("dilations", {1, 1}, 2));
+  TESSERA_ASSIGN_OR_RETURN(std::string auto_pad, p.get_string("auto_pad", "NOTSET"));
+  const bool pads_given = p.has_attribute("pads");
+  TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> pads, p.get_ints("pads", {0, 0, 0, 0}, 4));
+  int64_t ceil_mode = 0;
+  if (ceil_mode_allowed) {
+    TESSERA_ASSIGN_OR_RETURN(ceil_mode, p.get_int("ceil_mode", 0));
+  }
+  for (int i = 0; i < 2; ++i) {
+    s.kernel[i] = kernel[i];
+    s.stride[i] = strides[i];
+    s.dilation[i] = dilations[i];
+    if (strides[i] <= 0) return p.error("attribute \"strides\" must be positive");
+    if (dilations[i] <= 0) return p.error("attribute \"dilations\" must be positive");
+    if (kernel[i] <= 0) return p.error("kernel size must be positive");
+  }
+  for (int64_t pad : pads) {
+    if (pad < 0) return p.error("attribute \"pads\" must not be negative");
+  }
+  if (auto_pad != "NOTSET" && pads_given) return p.error("attributes \"pads\" and \"auto_pad\" exclude each other");
+  for (int i = 0; i < 2; ++i) {
+    const int64_t size = in[2 + i];
+    const int64_t span = s.dilation[i] * (s.kernel[i] - 1) + 1;
+    if (auto_pad == "NOTSET") {
+      s.pad_begin[i] = pads[i];
+      s.pad_end[i] = pads[2 + i];
+      const int64_t padded = size + s.pad_begin[i] + s.pad_end[i] - span;
+      if (padded < 0) return p.error("kernel extent " + std::to_string(span) + " exceeds padded input size");
+      s.out[i] = (ceil_mode ? (padded + s.stride[i] - 1) / s.stride[i] : padded / s.stride[i]) + 1;
+      // ceil_mode must not start a window in the end padding (ONNX / PyTorch rule).
+      if (ceil_mode && (s.out[i] - 1) * s.stride[i] >= size + s.pad_begin[i]) --s.out[i];
+    } else if (auto_pad == "VALID") {
+      s.pad_begin[i] = s.pad_end[i] = 0;
+      if (size < span) return p.error("kernel extent " + std::to_string(span) + " exceeds input size");
+      s.out[i] = (size - span) / s.stride[i] + 1;
+    } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      s.out[i] = (size + s.stride[i] - 1) / s.stride[i];
+      const int64_t total = std::max<int64_t>(0, (s.out[i] - 1) * s.stride[i] + span - size);
+      const int64_t small = total / 2;
+      s.pad_begin[i] = auto_pad == "SAME_UPPER" ? small : total - small;
+      s.pad_end[i] = total - s.pad_begin[i];
+    } else {
+      return p.error("attribute \"auto_pad\" has unknown value \"" + auto_pad + "\"");
+    }
+    if (s.out[i] <= 0) return p.error("output size is not positive");
+  }
+  return s;
+}
+
+}  // namespace tessera::ops

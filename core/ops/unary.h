@@ -1,0 +1,23 @@
+// Elementwise unary ops (Relu, Sigmoid, Clip, Gelu, ...): one kind, the function is a field.
+#pragma once
+
+#include "core/ops/op_contract.h"
+
+namespace tessera::ops {
+
+struct UnaryAttrs {
+  kernels::UnaryOp op = kernels::UnaryOp::kCopy;
+  kernels::UnaryParams params;
+};
+
+OpCost cost(const UnaryAttrs&, const OpShapes&, const Region& out);
+std::optional<Region> footprint(const UnaryAttrs&, const OpShapes&, const Region& out, int input);
+TilingHints tiling_hints(const UnaryAttrs&, const OpShapes&, const Layout& output_layout);
+LayoutChoice choose_layout(const UnaryAttrs&, const OpShapes&, const LayoutQuery&);
+void reference(const UnaryAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+Result<std::unique_ptr<TileKernel>> bind(const UnaryAttrs&, const BindArgs&);
+
+// The ONNX name of a unary function, for display.
+const char* unary_op_name(kernels::UnaryOp op);
+
+}  // namespace tessera::ops

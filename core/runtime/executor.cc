@@ -1,0 +1,250 @@
+// The executor pool: per-thread ready deques with stealing, atomic dependency counters,
+// direct continuation into a ready child, and the barrier / shuffle baselines.
+#include "core/runtime/executor.h"
+
+#include <chrono>
+#include <deque>
+
+#include "core/base/aligned_buffer.h"
+#include "core/base/check.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_PAUSE() _mm_pause()
+#else
+#define TESSERA_PAUSE() std::this_thread::yield()
+#endif
+
+namespace tessera::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Checks for work this many times (with a pause between) before going to sleep: long
+// enough to bridge the gap between dependent tiles, short enough that idle costs nothing.
+constexpr int kSpinRounds = 4000;
+
+uint64_t splitmix64(uint64_t* state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+// One run of one graph: its dependency counters and progress.
+struct Job {
+  const tiles::TileGraph* graph = nullptr;
+  std::byte* arena = nullptr;
+  RunConfig config;
+  std::unique_ptr<std::atomic<uint32_t>[]> pending;  // unfinished parents per task
+  std::atomic<uint32_t> remaining{0};                // unfinished tasks
+  std::atomic<uint32_t> node_remaining{0};           // barrier mode: of the current node
+  uint32_t current_node = 0;                         // barrier mode
+  std::atomic<bool> done{false};
+  std::vector<TileEvent>* events = nullptr;
+  Clock::time_point start;
+};
+
+struct alignas(64) Executor::Worker {
+  std::mutex mutex;
+  std::deque<Item> ready;
+  AlignedBuffer scratch;
+};
+
+Executor::Executor(int threads) {
+  TESSERA_CHECK(threads >= 1);
+  for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<Worker>());
+  for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { worker_loop(i); });
+}
+
+Executor::~Executor() {
+  stop_.store(true);
+  epoch_.fetch_add(1);
+  epoch_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void Executor::run(const tiles::TileGraph& graph, std::byte* arena, const RunConfig& config,
+                   std::vector<TileEvent>* events) {
+  const uint32_t task_count = static_cast<uint32_t>(graph.tasks.size());
+  if (events) events->assign(config.trace ? task_count : 0, TileEvent{});
+  if (task_count == 0) return;
+  Job job;
+  job.graph = &graph;
+  job.arena = arena;
+  job.config = config;
+  job.events = config.trace ? events : nullptr;
+  job.pending = std::make_unique<std::atomic<uint32_t>[]>(task_count);
+  for (uint32_t t = 0; t < task_count; ++t) job.pending[t].store(graph.tasks[t].parents, std::memory_order_relaxed);
+  job.remaining.store(task_count);
+  job.start = Clock::now();
+
+  if (config.scheduler == Scheduler::kBarrier) {
+    release_node(&job, 0);
+  } else {
+    std::vector<Item> roots;
+    for (uint32_t t = 0; t < task_count; ++t) {
+      if (graph.tasks[t].parents == 0) roots.push_back({&job, t});
+    }
+    if (config.scheduler == Scheduler::kShuffle) {
+      std::lock_guard<std::mutex> lock(shuffle_mutex_);
+      shuffle_state_ = config.seed;
+      shuffle_pool_.insert(shuffle_pool_.end(), roots.begin(), roots.end());
+      shuffle_pool_empty_.store(false, std::memory_order_relaxed);
+      queued_.fetch_add(static_cast<int64_t>(roots.size()));
+    } else {
+      push_many(roots);
+    }
+    wake();
+  }
+  job.done.wait(false, std::memory_order_acquire);
+}
+
+void Executor::release_node(Job* job, uint32_t node_index) {
+  const tiles::TileGraph& g = *job->graph;
+  while (node_index < g.nodes.size() && g.nodes[node_index].task_count == 0) ++node_index;
+  if (node_index == g.nodes.size()) return;
+  const tiles::CompiledNode& node = g.nodes[node_index];
+  job->current_node = node_index;
+  job->node_remaining.store(node.task_count, std::memory_order_relaxed);
+  std::vector<Item> items;
+  for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) items.push_back({job, t});
+  push_many(items);
+  wake();
+}
+
+void Executor::push_many(const std::vector<Item>& items) {
+  const size_t n = workers_.size();
+  size_t next = round_robin_.fetch_add(1, std::memory_order_relaxed) % n;
+  for (const Item& item : items) {
+    {
+      std::lock_guard<std::mutex> lock(workers_[next]->mutex);
+      workers_[next]->ready.push_back(item);
+    }
+    queued_.fetch_add(1);
+    next = (next + 1) % n;
+  }
+}
+
+void Executor::wake() {
+  if (sleepers_.load() > 0) {
+    epoch_.fetch_add(1);
+    epoch_.notify_all();
+  }
+}
+
+bool Executor::find_work(int id, Item* item) {
+  if (queued_.load() == 0) return false;
+  if (!shuffle_pool_empty_.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(shuffle_mutex_);
+    if (!shuffle_pool_.empty()) {
+      const size_t pick = splitmix64(&shuffle_state_) % shuffle_pool_.size();
+      *item = shuffle_pool_[pick];
+      shuffle_pool_[pick] = shuffle_pool_.back();
+      shuffle_pool_.pop_back();
+      shuffle_pool_empty_.store(shuffle_pool_.empty(), std::memory_order_relaxed);
+      queued_.fetch_sub(1);
+      return true;
+    }
+  }
+  const size_t n = workers_.size();
+  for (size_t k = 0; k < n; ++k) {
+    Worker& victim = *workers_[(id + k) % n];
+    std::lock_guard<std::mutex> lock(victim.mutex);
+    if (victim.ready.empty()) continue;
+    if (k == 0) {
+      *item = victim.ready.back();  // own deque: newest first, depth-first
+      victim.ready.pop_back();
+    } else {
+      *item = victim.ready.front();  // steal the oldest: most work behind it, least cache lost
+      victim.ready.pop_front();
+    }
+    queued_.fetch_sub(1);
+    return true;
+  }
+  return false;
+}
+
+void Executor::worker_loop(int id) {
+  while (true) {
+    Item item;
+    bool found = find_work(id, &item);
+    for (int spin = 0; !found && spin < kSpinRounds; ++spin) {
+      TESSERA_PAUSE();
+      found = find_work(id, &item);
+    }
+    if (!found) {
+      // Announce the sleep, look once more, then wait for the epoch to move: a push after
+      // the epoch was read always changes it, so no wake-up is lost.
+      const uint64_t epoch = epoch_.load();
+      sleepers_.fetch_add(1);
+      found = find_work(id, &item);
+      if (!found && !stop_.load()) epoch_.wait(epoch);
+      sleepers_.fetch_sub(1);
+      if (!found) {
+        if (stop_.load()) return;
+        continue;
+      }
+    }
+    execute(id, item);
+  }
+}
+
+void Executor::execute(int id, Item item) {
+  Worker& self = *workers_[id];
+  while (true) {
+    Job* job = item.job;
+    const tiles::TileGraph& g = *job->graph;
+    const size_t scratch_bytes = sizeof(float) * static_cast<size_t>(g.scratch_floats);
+    if (self.scratch.size() < scratch_bytes) self.scratch = AlignedBuffer::allocate(scratch_bytes);
+    TESSERA_CHECK(scratch_bytes == 0 || self.scratch.data() != nullptr);
+
+    const tiles::Task& task = g.tasks[item.task];
+    const Clock::time_point begin = job->events ? Clock::now() : Clock::time_point();
+    g.nodes[task.node].kernel->run(task.region, {job->arena, self.scratch.as<float>()});
+    if (job->events) {
+      const auto ns = [&](Clock::time_point t) {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(t - job->start).count();
+      };
+      (*job->events)[item.task] = {item.task, static_cast<uint32_t>(id), ns(begin), ns(Clock::now())};
+    }
+
+    bool has_next = false;
+    Item next{job, 0};
+    if (job->config.scheduler == Scheduler::kBarrier) {
+      if (job->node_remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) release_node(job, job->current_node + 1);
+    } else {
+      for (uint32_t c = task.children_begin; c < task.children_end; ++c) {
+        const uint32_t child = g.children[c];
+        if (job->pending[child].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+        if (job->config.scheduler == Scheduler::kShuffle) {
+          std::lock_guard<std::mutex> lock(shuffle_mutex_);
+          shuffle_pool_.push_back({job, child});
+          shuffle_pool_empty_.store(false, std::memory_order_relaxed);
+        } else if (!has_next) {
+          next.task = child;  // continue straight into it, no queue round trip
+          has_next = true;
+          continue;
+        } else {
+          std::lock_guard<std::mutex> lock(self.mutex);
+          self.ready.push_back({job, child});
+        }
+        queued_.fetch_add(1);
+        wake();
+      }
+    }
+    // The last task releases the caller, after which the job may no longer be touched.
+    if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      job->done.store(true, std::memory_order_release);
+      job->done.notify_all();
+      return;
+    }
+    if (!has_next) return;
+    item = next;
+  }
+}
+
+}  // namespace tessera::runtime

@@ -1,0 +1,87 @@
+// Executor: a pool of threads that runs tile graphs. Each thread owns a ready deque: it
+// pushes tiles its work made ready and pops the newest (depth-first, data still in cache),
+// and an idle thread steals the oldest tile of another. A finishing tile continues directly
+// into a child it made ready. Idle threads spin briefly, then sleep.
+//
+// Thread safety: run() may be called from several threads at once (e.g. two sessions of
+// two models sharing one pool); their tiles interleave on the same threads.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/tiles/tile_graph.h"
+
+namespace tessera::runtime {
+
+enum class Scheduler {
+  kDynamic,  // dependency-driven, depth-first, work stealing: no barrier between ops
+  kBarrier,  // one op at a time with all threads on its tiles: the operator-at-a-time baseline
+  kShuffle,  // ready tiles picked in a seeded random order (tests schedule independence)
+};
+
+struct RunConfig {
+  Scheduler scheduler = Scheduler::kDynamic;
+  uint64_t seed = 0;   // shuffle order
+  bool trace = false;  // record a TileEvent per task
+};
+
+// One task as it ran: which thread, and when (nanoseconds since the run started).
+struct TileEvent {
+  uint32_t task = 0;
+  uint32_t thread = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+};
+
+struct Job;
+
+class Executor {
+ public:
+  explicit Executor(int threads);
+  ~Executor();  // stops and joins the threads; no run() may be in flight
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  int threads() const { return static_cast<int>(workers_.size()); }
+
+  // Runs every task of `graph` over `arena` (graph.arena_bytes, 64-byte aligned) and
+  // returns when all have finished. With config.trace, `events` receives one entry per task.
+  void run(const tiles::TileGraph& graph, std::byte* arena, const RunConfig& config, std::vector<TileEvent>* events);
+
+ private:
+  struct Item {
+    Job* job;
+    uint32_t task;
+  };
+  struct Worker;
+
+  void worker_loop(int id);
+  bool find_work(int id, Item* item);
+  void execute(int id, Item item);
+  void push_many(const std::vector<Item>& items);  // spread over all deques (barrier, start)
+  void wake();
+  void release_node(Job* job, uint32_t node_index);  // barrier mode: all tasks of one node
+
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::thread> threads_;
+  std::atomic<uint64_t> epoch_{0};
+  std::atomic<int> sleepers_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<uint32_t> round_robin_{0};
+  // Items waiting in any deque or the shuffle pool: lets idle threads spin without locking.
+  std::atomic<int64_t> queued_{0};
+
+  // Shuffle mode: one pool of ready tiles, drawn from at random.
+  std::mutex shuffle_mutex_;
+  std::vector<Item> shuffle_pool_;
+  std::atomic<bool> shuffle_pool_empty_{true};
+  uint64_t shuffle_state_ = 0;
+};
+
+}  // namespace tessera::runtime

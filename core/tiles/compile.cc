@@ -1,0 +1,128 @@
+// The tile compiler: tasks from the plan's grids, data edges from footprints, reuse edges
+// from the memory plan, kernels bound to arena offsets.
+#include "core/tiles/compile.h"
+
+#include <algorithm>
+
+#include "core/tiles/edges.h"
+#include "core/tiles/memory_plan.h"
+
+namespace tessera::tiles {
+
+namespace {
+
+ops::TensorBinding binding_of(const graph::Graph& g, const MemoryPlan& memory, int tensor) {
+  const graph::Tensor& t = g.tensors[tensor];
+  ops::TensorBinding b;
+  b.shape = t.shape;
+  b.layout = t.layout;
+  if (t.is_constant()) {
+    b.layout = ops::Layout::identity(static_cast<int>(t.shape.size()));
+    b.constant = t.floats();
+  } else {
+    b.arena_offset = memory.storages[memory.storage_index[tensor]].offset;
+  }
+  b.strides = ops::logical_strides(b.shape, b.layout);
+  return b;
+}
+
+Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n, const MemoryPlan& memory,
+                                                   const CompileOptions& options) {
+  const graph::Node& node = g.nodes[n];
+  const ops::OpShapes shapes = g.shapes_of(node);
+  ops::BindArgs args{shapes, {}, binding_of(g, memory, node.output), options.max_isa, g.path(n)};
+  for (int input : node.inputs) {
+    args.inputs.push_back(input >= 0 ? binding_of(g, memory, input) : ops::TensorBinding());
+  }
+  return ops::op_bind(node.attrs, args);
+}
+
+}  // namespace
+
+Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options) {
+  TESSERA_RETURN_IF_ERROR(validate_plan(g, plan));
+  TileGraph out;
+  const MemoryPlan memory = plan_memory(g, options.reuse_memory);
+  out.arena_bytes = memory.arena_bytes;
+  out.tensor_bytes = memory.tensor_bytes;
+
+  // Tasks, node by node in topological order.
+  std::vector<int> compiled_index(g.nodes.size(), -1);
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const graph::Node& node = g.nodes[n];
+    if (ops::is_view(node.attrs) || g.tensors[node.output].alias_of >= 0) continue;
+    TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<ops::TileKernel> kernel, bind_node(g, static_cast<int>(n), memory, options));
+    CompiledNode c;
+    c.name = node.name;
+    c.op = node.op;
+    if (const ops::Epilogue* e = ops::op_epilogue(node.attrs)) {
+      c.fused = e->describe();
+      c.fused_nodes = e->fused_nodes;
+    }
+    c.shape = g.tensors[node.output].shape;
+    c.layout = g.tensors[node.output].layout;
+    c.output_offset = memory.storages[memory.storage_index[node.output]].offset;
+    c.first_task = static_cast<uint32_t>(out.tasks.size());
+    out.scratch_floats = std::max<int64_t>(out.scratch_floats, kernel->scratch_floats());
+    c.kernel = std::move(kernel);
+    const NodeTiling& tiling = plan.nodes[n];
+    for (const auto& cuts : tiling.cuts) c.grid.push_back(static_cast<int64_t>(cuts.size()) - 1);
+    const ops::OpShapes shapes = g.shapes_of(node);
+    for_each_tile(tiling, [&](const ops::Region& region) {
+      Task task;
+      task.node = static_cast<uint32_t>(out.nodes.size());
+      task.region = region;
+      task.flops = ops::op_cost(node.attrs, shapes, region).flops;
+      c.flops += task.flops;
+      out.tasks.push_back(task);
+    });
+    c.task_count = static_cast<uint32_t>(out.tasks.size()) - c.first_task;
+    out.total_flops += c.flops;
+    compiled_index[n] = static_cast<int>(out.nodes.size());
+    out.nodes.push_back(std::move(c));
+  }
+
+  TESSERA_ASSIGN_OR_RETURN(EdgeLists edges, build_edges(g, plan, memory, compiled_index, out));
+  out.data_edges = edges.data_edges;
+  out.reuse_edges = edges.reuse_edges;
+
+  // Children in CSR form; parents counted per task, in-edges per node.
+  out.children.reserve(edges.data_edges + edges.reuse_edges);
+  for (size_t t = 0; t < out.tasks.size(); ++t) {
+    out.tasks[t].children_begin = static_cast<uint32_t>(out.children.size());
+    for (uint32_t child : edges.children[t]) {
+      out.children.push_back(child);
+      ++out.tasks[child].parents;
+      ++out.nodes[out.tasks[child].node].in_edges;
+    }
+    out.tasks[t].children_end = static_cast<uint32_t>(out.children.size());
+  }
+
+  for (int input : g.inputs) {
+    out.inputs.push_back({g.tensors[input].name, g.tensors[input].shape,
+                          memory.storages[memory.storage_index[input]].offset});
+  }
+  for (int output : g.outputs) {
+    out.outputs.push_back({g.tensors[output].name, g.tensors[output].shape,
+                           memory.storages[memory.storage_index[output]].offset});
+  }
+  return out;
+}
+
+CriticalPath critical_path(const TileGraph& graph) {
+  // Tasks are numbered in a topological order, so one forward sweep suffices.
+  std::vector<CriticalPath> best(graph.tasks.size());
+  CriticalPath overall;
+  for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    best[t].flops += graph.tasks[t].flops;
+    best[t].tasks += 1;
+    if (best[t].flops > overall.flops) overall = best[t];
+    for (uint32_t i = graph.tasks[t].children_begin; i < graph.tasks[t].children_end; ++i) {
+      CriticalPath& child = best[graph.children[i]];
+      if (best[t].flops > child.flops) child = best[t];
+    }
+  }
+  return overall;
+}
+
+}  // namespace tessera::tiles

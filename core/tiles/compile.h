@@ -1,0 +1,22 @@
+// The tile compiler: graph + tiling plan -> TileGraph (tasks, exact edges, arena, kernels).
+#pragma once
+
+#include "core/base/cpu_features.h"
+#include "core/graph/graph.h"
+#include "core/tiles/tile_graph.h"
+#include "core/tiles/tiling_plan.h"
+#include "tessera/status.h"
+
+namespace tessera::tiles {
+
+struct CompileOptions {
+  bool reuse_memory = true;  // share arena bytes between tensors with disjoint lifetimes
+  Isa max_isa = Isa::kAvx512;
+};
+
+// Edges come from each op's footprint intersected with the producer's tile grid (binary
+// search per dimension: cost proportional to the edges found); arena reuse adds the
+// write-after-read and write-after-write edges that keep any schedule correct.
+Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options);
+
+}  // namespace tessera::tiles

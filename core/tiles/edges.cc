@@ -1,0 +1,134 @@
+// Edge construction. A consumer tile's footprint on each input is mapped through views
+// to the storage tensor, then intersected with the producer's grid by binary search in
+// each dimension. Arena reuse then orders every tile that writes shared bytes after every
+// tile that read or wrote the previous occupant's overlapping bytes.
+#include "core/tiles/edges.h"
+
+#include <algorithm>
+
+namespace tessera::tiles {
+
+namespace {
+
+// A byte range [begin, end) in the arena touched by one task.
+struct Access {
+  uint32_t task;
+  int64_t begin, end;
+};
+
+Access access_of(uint32_t task, const ops::Region& region, const graph::Tensor& t, const Storage& s) {
+  const ops::ElementRange hull = ops::element_hull(region, ops::logical_strides(t.shape, t.layout));
+  return {task, s.offset + 4 * hull.first, s.offset + 4 * (hull.last + 1)};
+}
+
+bool overlap(const Access& a, const Access& b) { return a.begin < b.end && b.begin < a.end; }
+
+// Follows views back to the tensor that owns the bytes, mapping the region on the way.
+int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region) {
+  while (g.tensors[tensor].alias_of >= 0) {
+    const graph::Node& view = g.nodes[g.tensors[tensor].producer];
+    *region = *ops::op_footprint(view.attrs, g.shapes_of(view), *region, 0);
+    tensor = view.inputs[0];
+  }
+  return tensor;
+}
+
+}  // namespace
+
+void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,
+                        std::vector<uint32_t>* out) {
+  const int rank = static_cast<int>(tiling.cuts.size());
+  std::array<size_t, ops::kMaxRank> lo{}, hi{}, cell{}, count{};
+  for (int d = 0; d < rank; ++d) {
+    const auto& cuts = tiling.cuts[d];
+    count[d] = cuts.size() - 1;
+    // First cell whose end passes region.begin, last cell whose begin precedes region.end.
+    lo[d] = std::upper_bound(cuts.begin(), cuts.end(), region.begin[d]) - cuts.begin() - 1;
+    hi[d] = std::lower_bound(cuts.begin(), cuts.end(), region.end[d]) - cuts.begin();
+    if (lo[d] >= hi[d]) return;
+    cell[d] = lo[d];
+  }
+  while (true) {
+    uint32_t id = 0;
+    for (int d = 0; d < rank; ++d) id = id * static_cast<uint32_t>(count[d]) + static_cast<uint32_t>(cell[d]);
+    out->push_back(first_task + id);
+    int d = rank - 1;
+    for (; d >= 0; --d) {
+      if (++cell[d] < hi[d]) break;
+      cell[d] = lo[d];
+    }
+    if (d < 0) return;
+  }
+}
+
+Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, const MemoryPlan& memory,
+                              const std::vector<int>& compiled_index, const TileGraph& tasks_of) {
+  const size_t task_count = tasks_of.tasks.size();
+  std::vector<std::vector<uint32_t>> parents(task_count);
+  std::vector<std::vector<Access>> reads(memory.storages.size()), writes(memory.storages.size());
+
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (compiled_index[n] < 0) continue;
+    const graph::Node& node = g.nodes[n];
+    const CompiledNode& compiled = tasks_of.nodes[compiled_index[n]];
+    const ops::OpShapes shapes = g.shapes_of(node);
+    const int out_storage = memory.storage_index[node.output];
+    for (uint32_t t = compiled.first_task; t < compiled.first_task + compiled.task_count; ++t) {
+      const ops::Region& region = tasks_of.tasks[t].region;
+      writes[out_storage].push_back(access_of(t, region, g.tensors[node.output], memory.storages[out_storage]));
+      for (size_t i = 0; i < node.inputs.size(); ++i) {
+        const int input = node.inputs[i];
+        if (input < 0 || g.tensors[input].is_constant()) continue;
+        std::optional<ops::Region> footprint = ops::op_footprint(node.attrs, shapes, region, static_cast<int>(i));
+        if (!footprint || footprint->empty()) continue;
+        const int storage_tensor = resolve_storage(g, input, &*footprint);
+        const int s = memory.storage_index[storage_tensor];
+        reads[s].push_back(access_of(t, *footprint, g.tensors[storage_tensor], memory.storages[s]));
+        const int producer = g.tensors[storage_tensor].producer;
+        if (producer < 0) continue;  // a graph input: written before the run starts
+        const CompiledNode& p = tasks_of.nodes[compiled_index[producer]];
+        intersecting_tiles(plan.nodes[producer], p.first_task, *footprint, &parents[t]);
+      }
+    }
+  }
+
+  EdgeLists edges;
+  auto dedupe = [](std::vector<uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  for (auto& p : parents) {
+    dedupe(p);
+    edges.data_edges += p.size();
+  }
+
+  // Reuse: B's writers wait for every access to an earlier occupant A of the same bytes.
+  for (size_t b = 0; b < memory.storages.size(); ++b) {
+    const Storage& sb = memory.storages[b];
+    for (size_t a = 0; a < memory.storages.size(); ++a) {
+      const Storage& sa = memory.storages[a];
+      if (a == b || sa.last_use >= sb.first_use || !bytes_overlap(sa, sb)) continue;
+      for (const Access& w : writes[b]) {
+        for (const auto* list : {&reads[a], &writes[a]}) {
+          for (const Access& r : *list) {
+            if (overlap(r, w)) parents[w.task].push_back(r.task);
+          }
+        }
+      }
+    }
+  }
+  edges.children.resize(task_count);
+  uint64_t total = 0;
+  for (size_t t = 0; t < task_count; ++t) {
+    dedupe(parents[t]);
+    total += parents[t].size();
+    for (uint32_t parent : parents[t]) {
+      if (parent >= t) return Status::error("internal error: tile edge against topological order");
+      edges.children[parent].push_back(static_cast<uint32_t>(t));
+    }
+  }
+  edges.reuse_edges = total - edges.data_edges;
+  return edges;
+}
+
+}  // namespace tessera::tiles

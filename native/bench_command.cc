@@ -1,0 +1,194 @@
+// tessera bench: latency side by side for thread counts x schedulers (interleaved runs, so
+// a noisy machine hits every configuration alike), and the machine's peak FLOP rate.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "native/commands.h"
+#include "native/common.h"
+#include "tessera/calibration.h"
+
+namespace tessera::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: tessera bench MODEL.json [--threads 1,2] [--scheduler dynamic,barrier] [--runs R]\n"
+    "                     [--warmup SECONDS] [--json FILE] [--no-peak] [model options]\n"
+    "       tessera bench --peak [--threads N] [--seconds S] [--gemm 512]\n"
+    "\n"
+    "With a model: compiles it once per thread count, warms up, then runs every scheduler\n"
+    "R times (default 20), interleaved. Prints median and min latency, achieved GFLOP/s and\n"
+    "its share of the measured peak of the threads used, tiles and arena bytes, and checks\n"
+    "that every configuration produced bitwise identical outputs.\n"
+    "With --peak: the FP32 FMA peak of one core and of N threads at once, and the GEMM\n"
+    "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
+    "Model options: --isa, --tile-flops, --no-reuse (see tessera run --help).\n";
+
+using Clock = std::chrono::steady_clock;
+
+struct Config {
+  int threads;
+  Scheduler scheduler;
+  std::shared_ptr<Session> session;
+  const ModelInfo* info;
+  std::vector<double> ms;
+  std::vector<Tensor> first_outputs;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].data.size() != b[i].data.size() ||
+        std::memcmp(a[i].data.data(), b[i].data.data(), 4 * a[i].data.size()) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+int peak_command(const Args& args) {
+  auto threads = args.get_int("threads", 2, 1, 256);
+  if (!threads.ok()) return fail("bench", threads.status().message());
+  auto seconds = args.get_double("seconds", 1.0);
+  if (!seconds.ok()) return fail("bench", seconds.status().message());
+  auto size = args.get_int("gemm", 512, 1, 8192);
+  if (!size.ok()) return fail("bench", size.status().message());
+  const PeakMeasurement peak = measure_peak(*threads, *seconds);
+  const GemmMeasurement gemm = measure_gemm(*size, *size, *size, *seconds);
+  std::printf("isa: %s\n", peak.isa.c_str());
+  std::printf("peak FP32, 1 core:     %8.1f GFLOP/s\n", peak.one_core_gflops);
+  std::printf("peak FP32, %d threads: %8.1f GFLOP/s\n", peak.threads, peak.all_threads_gflops);
+  std::printf("GEMM %dx%dx%d (%s, 1 core): %.1f GFLOP/s = %.1f%% of one core's peak\n", *size, *size, *size,
+              gemm.kernel.c_str(), gemm.gflops, 100.0 * gemm.gflops / peak.one_core_gflops);
+  return 0;
+}
+
+}  // namespace
+
+int bench_command(int argc, char** argv) {
+  ArgSpec spec{kModelOptions, kModelFlags};
+  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm"});
+  spec.flags.insert({"peak", "no-peak"});
+  auto args = parse_args(argc, argv, 2, spec);
+  if (!args.ok()) return fail("bench", args.status().message());
+  if (args->flags.count("help")) return std::fputs(kHelp, stdout), 0;
+  if (args->flags.count("peak")) return peak_command(*args);
+  auto path = model_path(*args);
+  if (!path.ok()) return fail("bench", path.status().message());
+  auto runs = args->get_int("runs", 20, 1, 100000);
+  if (!runs.ok()) return fail("bench", runs.status().message());
+  auto warmup = args->get_double("warmup", 1.0);
+  if (!warmup.ok()) return fail("bench", warmup.status().message());
+
+  std::vector<int> thread_counts;
+  for (const std::string& t : split_list(args->get("threads", "1"))) {
+    const int n = std::atoi(t.c_str());
+    if (n < 1 || n > 256) return fail("bench", "--threads takes counts from 1 to 256, got \"" + t + "\"");
+    thread_counts.push_back(n);
+  }
+  std::vector<Scheduler> schedulers;
+  for (const std::string& s : split_list(args->get("scheduler", "dynamic"))) {
+    Scheduler scheduler;
+    if (!parse_scheduler(s, &scheduler)) return fail("bench", "unknown scheduler \"" + s + "\"");
+    schedulers.push_back(scheduler);
+  }
+
+  // One compiled model and pool per thread count; one session per configuration.
+  std::vector<std::shared_ptr<const Model>> models;
+  std::vector<Config> configs;
+  std::vector<Tensor> inputs;
+  for (int threads : thread_counts) {
+    auto options = compile_options(*args, threads);
+    if (!options.ok()) return fail("bench", options.status().message());
+    auto model = Model::load_file(*path, *options);
+    if (!model.ok()) return fail("bench", model.status().message());
+    models.push_back(model.value());
+    if (inputs.empty()) inputs = random_inputs(model.value()->info(), 1);
+    auto pool = Executor::create(threads);
+    for (Scheduler scheduler : schedulers) {
+      configs.push_back({threads, scheduler, std::make_shared<Session>(model.value(), pool), &model.value()->info(), {}, {}});
+    }
+  }
+  auto run_once = [&](Config& c) -> Result<double> {
+    RunOptions options;
+    options.scheduler = c.scheduler;
+    const auto start = Clock::now();
+    auto out = c.session->run(inputs, options);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (!out.ok()) return out.status();
+    if (c.first_outputs.empty()) c.first_outputs = std::move(out).value();
+    return ms;
+  };
+  for (Config& c : configs) {
+    const auto start = Clock::now();
+    for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - start).count() < *warmup; ++i) {
+      auto ms = run_once(c);
+      if (!ms.ok()) return fail("bench", ms.status().message());
+    }
+  }
+  for (int r = 0; r < *runs; ++r) {
+    for (Config& c : configs) c.ms.push_back(run_once(c).value());
+  }
+
+  PeakMeasurement peak;
+  const bool with_peak = !args->flags.count("no-peak");
+  if (with_peak) peak = measure_peak(*std::max_element(thread_counts.begin(), thread_counts.end()), 0.5);
+
+  const ModelInfo& info = models[0]->info();
+  std::printf("%s: %s FLOPs, compiled in %.1f ms, %s kernels, %d runs per configuration\n", info.name.c_str(),
+              format_count(info.flops).c_str(), info.compile_ms, info.isa.c_str(), *runs);
+  std::printf("%-8s %-9s %10s %10s %9s %8s %7s %11s\n", "threads", "scheduler", "median ms", "min ms", "GFLOP/s",
+              "% peak", "tiles", "arena");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Config& c : configs) {
+    const double med = median(c.ms);
+    const double best = *std::min_element(c.ms.begin(), c.ms.end());
+    const double gflops = c.info->flops / (med * 1e6);
+    // The peak of the threads used: one core's peak times the thread count, capped by the
+    // measured all-threads figure.
+    const double threads_peak = std::min(peak.one_core_gflops * c.threads,
+                                         c.threads >= peak.threads ? peak.all_threads_gflops : 1e300);
+    const double percent = with_peak ? 100.0 * gflops / threads_peak : 0.0;
+    std::printf("%-8d %-9s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler), med,
+                best, gflops, percent, static_cast<unsigned long long>(c.info->tiles),
+                format_bytes(c.info->arena_bytes).c_str());
+    rows.push_back({{"threads", c.threads}, {"scheduler", scheduler_name(c.scheduler)}, {"median_ms", med},
+                    {"min_ms", best}, {"gflops", gflops}, {"percent_of_peak", percent}, {"tiles", c.info->tiles},
+                    {"arena_bytes", c.info->arena_bytes}, {"compile_ms", c.info->compile_ms}});
+  }
+  for (const Config& a : configs) {
+    for (const Config& b : configs) {
+      if (a.threads == b.threads && a.scheduler == Scheduler::kDynamic && b.scheduler == Scheduler::kBarrier) {
+        std::printf("%d thread%s: dynamic is %.2fx the speed of barrier (median)\n", a.threads,
+                    a.threads == 1 ? "" : "s", median(b.ms) / median(a.ms));
+      }
+    }
+  }
+  bool identical = true;
+  for (const Config& c : configs) identical = identical && same_bits(c.first_outputs, configs[0].first_outputs);
+  std::printf("outputs bitwise identical across configurations: %s\n", identical ? "yes" : "NO");
+  if (with_peak) {
+    std::printf("measured peak: %.1f GFLOP/s on 1 core, %.1f GFLOP/s on %d threads\n", peak.one_core_gflops,
+                peak.all_threads_gflops, peak.threads);
+  }
+  if (args->has("json")) {
+    nlohmann::json report = {{"model", info.name},       {"flops", info.flops},
+                             {"runs", *runs},            {"isa", info.isa},
+                             {"configurations", rows},   {"identical_outputs", identical},
+                             {"peak_one_core_gflops", peak.one_core_gflops},
+                             {"peak_all_threads_gflops", peak.all_threads_gflops}};
+    std::ofstream(args->get("json", "")) << report.dump(2) << "\n";
+  }
+  return identical ? 0 : 1;
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,133 @@
+// The public API's contracts: input validation, errors that leave the engine usable,
+// repeated runs, two models sharing one executor concurrently, traces.
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "tests/support/engine_check.h"
+#include "tests/support/reference_run.h"
+
+namespace tessera::testing {
+namespace {
+
+TestModel small_cnn(uint32_t seed) {
+  ModelBuilder b(seed);
+  const auto x = b.input({1, 3, 16, 16});
+  auto y = b.node("Relu", {b.node("Conv", {x, b.weight({8, 3, 3, 3})}, {{"pads", {1, 1, 1, 1}}})});
+  y = b.node("MaxPool", {y}, {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}});
+  y = b.node("Flatten", {b.node("GlobalAveragePool", {y})});
+  return b.build({b.node("Gemm", {y, b.weight({5, 8}), b.weight({5})}, {{"transB", 1}})});
+}
+
+TEST_CASE("run rejects wrong inputs with messages naming them, then keeps working") {
+  const TestModel m = small_cnn(1);
+  auto model = Model::load(m.json, m.weights, {});
+  REQUIRE(model.ok());
+  Session session(model.value(), Executor::create(2));
+  const std::string name = m.inputs[0].name;
+  auto wrong_name = session.run({{"nope", m.inputs[0].dims, m.inputs[0].data}}, {});
+  CHECK(wrong_name.status().message() == "input \"nope\": the model has no input of that name");
+  auto wrong_dims = session.run({{name, {1, 3, 16}, m.inputs[0].data}}, {});
+  CHECK(wrong_dims.status().message() == "input \"" + name + "\": expected dims [1, 3, 16, 16], got [1, 3, 16]");
+  auto short_data = session.run({{name, m.inputs[0].dims, {1.0f, 2.0f}}}, {});
+  CHECK(short_data.status().message() == "input \"" + name + "\": has 2 values, dims need 768");
+  auto missing = session.run({}, {});
+  CHECK(missing.status().message() == "input \"" + name + "\": missing");
+  auto good = session.run(m.inputs, {});
+  REQUIRE(good.ok());
+  CHECK(relative_error(*good, *reference_run(m.json, m.weights, m.inputs)) < 1e-4);
+}
+
+TEST_CASE("a failed load leaves the engine able to load and run other models") {
+  const TestModel m = small_cnn(2);
+  CHECK(!Model::load("{not json", {}, {}).ok());
+  CHECK(!Model::load(m.json, {1, 2, 3}, {}).ok());  // weights too short
+  CompileOptions bad;
+  bad.isa = "quantum";
+  CHECK(Model::load(m.json, m.weights, bad).status().message().find("unknown ISA") != std::string::npos);
+  auto model = Model::load(m.json, m.weights, {});
+  REQUIRE(model.ok());
+  Session session(model.value(), Executor::create(1));
+  CHECK(session.run(m.inputs, {}).ok());
+}
+
+TEST_CASE("a session gives identical results over many runs") {
+  const TestModel m = small_cnn(3);
+  auto model = Model::load(m.json, m.weights, {.threads = 2});
+  REQUIRE(model.ok());
+  Session session(model.value(), Executor::create(2));
+  const auto first = session.run(m.inputs, {});
+  REQUIRE(first.ok());
+  for (int i = 0; i < 200; ++i) {
+    RunOptions options;
+    options.scheduler = static_cast<Scheduler>(i % 3);
+    options.seed = static_cast<uint64_t>(i);
+    const auto again = session.run(m.inputs, options);
+    REQUIRE(again.ok());
+    REQUIRE(bitwise_equal(*again, *first));
+  }
+}
+
+TEST_CASE("two models share one executor and run concurrently") {
+  const TestModel a = small_cnn(4), b = small_cnn(5);
+  auto model_a = Model::load(a.json, a.weights, {.threads = 3});
+  auto model_b = Model::load(b.json, b.weights, {.threads = 3});
+  REQUIRE(model_a.ok());
+  REQUIRE(model_b.ok());
+  auto pool = Executor::create(3);
+  Session alone_a(model_a.value(), pool), alone_b(model_b.value(), pool);
+  const auto expected_a = alone_a.run(a.inputs, {}).value();
+  const auto expected_b = alone_b.run(b.inputs, {}).value();
+  bool all_equal = true;
+  auto loop = [&](const TestModel& m, std::shared_ptr<const Model> model, const std::vector<Tensor>& expected) {
+    Session session(model, pool);
+    for (int i = 0; i < 100; ++i) {
+      auto out = session.run(m.inputs, {});
+      if (!out.ok() || !bitwise_equal(*out, expected)) all_equal = false;
+    }
+  };
+  std::thread ta(loop, std::cref(a), model_a.value(), std::cref(expected_a));
+  std::thread tb(loop, std::cref(b), model_b.value(), std::cref(expected_b));
+  ta.join();
+  tb.join();
+  CHECK(all_equal);
+}
+
+TEST_CASE("a traced run records every tile once, on the executor's threads") {
+  const TestModel m = small_cnn(6);
+  auto model = Model::load(m.json, m.weights, {.threads = 2});
+  REQUIRE(model.ok());
+  Session session(model.value(), Executor::create(2));
+  RunOptions options;
+  options.trace = true;
+  REQUIRE(session.run(m.inputs, options).ok());
+  const ModelInfo& info = model.value()->info();
+  const auto& events = session.last_trace();
+  REQUIRE(events.size() == info.tiles);
+  for (size_t i = 0; i < events.size(); ++i) {
+    CHECK(events[i].tile == i);
+    CHECK(events[i].thread < 2);
+    CHECK(events[i].end_ns >= events[i].start_ns);
+    CHECK(events[i].node < info.nodes.size());
+  }
+  const std::string json = chrome_trace_json(info, events);
+  CHECK(json.find("\"ph\":\"X\"") != std::string::npos);
+}
+
+TEST_CASE("results do not depend on the tiling: any tile size gives the same bits") {
+  const TestModel m = small_cnn(7);
+  std::vector<Tensor> first;
+  for (double tile_flops : {2e3, 5e4, 1e6, 1e9}) {
+    CompileOptions options;
+    options.tile_flops = tile_flops;
+    auto model = Model::load(m.json, m.weights, options);
+    REQUIRE(model.ok());
+    Session session(model.value(), Executor::create(2));
+    auto out = session.run(m.inputs, {});
+    REQUIRE(out.ok());
+    if (first.empty()) first = *out;
+    CHECK(bitwise_equal(*out, first));
+  }
+}
+
+}  // namespace
+}  // namespace tessera::testing

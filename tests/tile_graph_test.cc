@@ -1,0 +1,193 @@
+// Properties of compiled tile graphs on the tiny zoo models:
+// - every output element is written by exactly one tile;
+// - no tile reads bytes its ancestors did not write (an instrumented run: each tile runs
+//   after only its ancestors, in an arena poisoned three ways, and must still produce the
+//   bytes of a normal run);
+// - no tile overwrites bytes another tile still has to read (an adversarial run: every tile
+//   that does not depend on a tile runs before it, and must leave its inputs intact).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/base/cpu_features.h"
+#include "core/graph/build.h"
+#include "core/model/load.h"
+#include "core/plan/default_tiling.h"
+#include "core/tiles/compile.h"
+#include "tests/support/op_model.h"
+#include "tests/support/reference_run.h"
+
+namespace tessera::testing {
+namespace {
+
+struct Compiled {
+  graph::Graph graph;
+  tiles::TileGraph tiles;
+};
+
+std::unique_ptr<Compiled> compile_model(const std::string& path, int threads, bool reuse) {
+  ModelFiles files = read_model_files(path);
+  AlignedBuffer weights = AlignedBuffer::allocate(files.weights.size());
+  std::memcpy(weights.data(), files.weights.data(), files.weights.size());
+  auto desc = model::load_model(files.json, std::move(weights));
+  REQUIRE(desc.ok());
+  auto c = std::make_unique<Compiled>();
+  auto g = graph::build_graph(*desc);
+  REQUIRE(g.ok());
+  c->graph = std::move(g).value();
+  REQUIRE(graph::optimize(c->graph).ok());
+  plan::TilingOptions tiling;
+  tiling.threads = threads;
+  tiling.target_tile_flops = 2e4;  // many small tiles: more edges to get wrong
+  auto compiled = tiles::compile(c->graph, plan::default_tiling(c->graph, tiling), {reuse, detected_isa()});
+  REQUIRE(compiled.ok());
+  c->tiles = std::move(compiled).value();
+  return c;
+}
+
+std::vector<std::string> tiny_models() {
+  std::vector<std::string> paths;
+  for (const char* name : {"tiny_cnn", "tiny_mobilenet", "tiny_transformer", "tiny_mlp"}) {
+    paths.push_back(std::string(TESSERA_ZOO_DIR) + "/" + name + ".json");
+  }
+  return paths;
+}
+
+// Runs `tasks` (ascending ids = a topological order) one after another on one thread.
+void run_tasks(const tiles::TileGraph& g, const std::vector<uint32_t>& tasks, std::byte* arena, float* scratch) {
+  for (uint32_t t : tasks) g.nodes[g.tasks[t].node].kernel->run(g.tasks[t].region, {arena, scratch});
+}
+
+std::vector<std::vector<bool>> ancestor_sets(const tiles::TileGraph& g) {
+  const size_t n = g.tasks.size();
+  std::vector<std::vector<bool>> ancestors(n, std::vector<bool>(n, false));
+  for (size_t t = 0; t < n; ++t) {
+    for (uint32_t c = g.tasks[t].children_begin; c < g.tasks[t].children_end; ++c) {
+      auto& child = ancestors[g.children[c]];
+      child[t] = true;
+      for (size_t a = 0; a < n; ++a) {
+        if (ancestors[t][a]) child[a] = true;
+      }
+    }
+  }
+  return ancestors;
+}
+
+void copy_inputs(const tiles::TileGraph& g, const std::vector<Tensor>& inputs, std::byte* arena) {
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    std::memcpy(arena + g.inputs[i].arena_offset, inputs[i].data.data(), 4 * inputs[i].data.size());
+  }
+}
+
+TEST_CASE("every output element is written by exactly one tile") {
+  for (const std::string& path : tiny_models()) {
+    INFO(path);
+    auto c = compile_model(path, 3, true);
+    for (const tiles::CompiledNode& node : c->tiles.nodes) {
+      std::vector<int> written(ops::element_count(node.shape), 0);
+      const auto strides = ops::logical_strides(node.shape, ops::Layout::identity(static_cast<int>(node.shape.size())));
+      for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
+        const ops::Region& r = c->tiles.tasks[t].region;
+        // Enumerate the region's elements.
+        std::vector<int64_t> index(r.begin.begin(), r.begin.begin() + r.rank);
+        for (int64_t k = 0; k < r.element_count(); ++k) {
+          int64_t offset = 0;
+          for (int d = 0; d < r.rank; ++d) offset += index[d] * strides[d];
+          ++written[offset];
+          for (int d = r.rank - 1; d >= 0; --d) {
+            if (++index[d] < r.end[d]) break;
+            index[d] = r.begin[d];
+          }
+        }
+      }
+      CHECK(std::all_of(written.begin(), written.end(), [](int w) { return w == 1; }));
+    }
+  }
+}
+
+TEST_CASE("no tile reads bytes that its ancestors did not write") {
+  for (const std::string& path : tiny_models()) {
+    INFO(path);
+    auto c = compile_model(path, 2, true);
+    const tiles::TileGraph& g = c->tiles;
+    ModelInfo info;
+    std::vector<Tensor> inputs;
+    for (const tiles::IoBinding& b : g.inputs) {
+      info.inputs.push_back({b.name, b.shape, {}});
+    }
+    ModelBuilder rng(1);
+    for (const Tensor& spec : info.inputs) {
+      Tensor t{spec.name, spec.dims, std::vector<float>(ops::element_count(spec.dims))};
+      for (float& v : t.data) v = static_cast<float>(rng.rng()() % 2000) / 1000.0f - 1.0f;
+      inputs.push_back(t);
+    }
+    AlignedBuffer scratch = AlignedBuffer::allocate(4 * g.scratch_floats + 64);
+    AlignedBuffer full = AlignedBuffer::allocate(g.arena_bytes);
+    AlignedBuffer arena = AlignedBuffer::allocate(g.arena_bytes);
+    // A normal run, recording each task's output bytes right after it ran (reuse may
+    // overwrite them later).
+    std::vector<std::vector<float>> produced(g.tasks.size());
+    std::memset(full.data(), 0, g.arena_bytes);
+    copy_inputs(g, inputs, full.data());
+    auto output_values = [&](uint32_t t, std::byte* base) {
+      const tiles::CompiledNode& node = g.nodes[g.tasks[t].node];
+      std::vector<float> values;
+      const auto strides = ops::logical_strides(node.shape, node.layout);
+      const ops::Region& r = g.tasks[t].region;
+      std::vector<int64_t> index(r.begin.begin(), r.begin.begin() + r.rank);
+      const float* out = reinterpret_cast<const float*>(base + node.output_offset);
+      for (int64_t k = 0; k < r.element_count(); ++k) {
+        int64_t offset = 0;
+        for (int d = 0; d < r.rank; ++d) offset += index[d] * strides[d];
+        values.push_back(out[offset]);
+        for (int d = r.rank - 1; d >= 0; --d) {
+          if (++index[d] < r.end[d]) break;
+          index[d] = r.begin[d];
+        }
+      }
+      return values;
+    };
+    for (uint32_t t = 0; t < g.tasks.size(); ++t) {
+      run_tasks(g, {t}, full.data(), scratch.as<float>());
+      produced[t] = output_values(t, full.data());
+    }
+    const auto ancestors = ancestor_sets(g);
+    // Instrumented run: only the ancestors, in an arena poisoned three ways.
+    const float poisons[] = {std::numeric_limits<float>::quiet_NaN(), 1e30f, -1e30f};
+    for (uint32_t t = 0; t < g.tasks.size(); ++t) {
+      std::vector<uint32_t> order;
+      for (uint32_t a = 0; a < t; ++a) {
+        if (ancestors[t][a]) order.push_back(a);
+      }
+      order.push_back(t);
+      for (float poison : poisons) {
+        float* words = arena.as<float>();
+        std::fill(words, words + g.arena_bytes / 4, poison);
+        copy_inputs(g, inputs, arena.data());
+        run_tasks(g, order, arena.data(), scratch.as<float>());
+        const std::vector<float> got = output_values(t, arena.data());
+        INFO("task " << t << " of node " << g.nodes[g.tasks[t].node].name << ", poison " << poison);
+        REQUIRE(std::memcmp(got.data(), produced[t].data(), 4 * got.size()) == 0);
+      }
+    }
+    // Adversarial run: everything that is not a descendant first, then the tile. A missing
+    // reuse edge lets some of those overwrite the tile's inputs.
+    for (uint32_t t = 0; t < g.tasks.size(); ++t) {
+      std::vector<uint32_t> order;
+      for (uint32_t x = 0; x < g.tasks.size(); ++x) {
+        if (x != t && !ancestors[x][t]) order.push_back(x);
+      }
+      order.push_back(t);
+      std::memset(arena.data(), 0, g.arena_bytes);
+      copy_inputs(g, inputs, arena.data());
+      run_tasks(g, order, arena.data(), scratch.as<float>());
+      const std::vector<float> got = output_values(t, arena.data());
+      INFO("task " << t << " of node " << g.nodes[g.tasks[t].node].name << " after all non-descendants");
+      REQUIRE(std::memcmp(got.data(), produced[t].data(), 4 * got.size()) == 0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera::testing
