@@ -1,4 +1,5 @@
 // tessera trace: one traced run written as Chrome / Perfetto trace JSON.
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -13,9 +14,10 @@ constexpr const char* kHelp =
     "usage: tessera trace MODEL.json -o trace.json [--threads N] [--scheduler S]\n"
     "                     [--input NAME=FILE.bin ... | --random-input SEED] [model options]\n"
     "\n"
-    "Runs MODEL.json once to warm up, then once more recording every tile: which thread ran\n"
-    "it and when. Writes the timeline as Chrome trace JSON (open it in ui.perfetto.dev or\n"
-    "chrome://tracing): one track per executor thread, one slice per tile, named by node.\n";
+    "Runs MODEL.json for half a second to warm up, then once more recording every tile: which\n"
+    "thread ran it and when. Writes the timeline as Chrome trace JSON (open it in\n"
+    "ui.perfetto.dev or chrome://tracing): one track per executor thread, one slice per tile,\n"
+    "named by node.\n";
 
 }  // namespace
 
@@ -41,7 +43,11 @@ int trace_command(int argc, char** argv) {
   auto inputs = make_inputs(model.value()->info(), *args);
   if (!inputs.ok()) return fail("trace", inputs.status().message());
   Session session(model.value(), Executor::create(*threads));
-  if (auto warm = session.run(*inputs, run_options); !warm.ok()) return fail("trace", warm.status().message());
+  // Warm up for about half a second so the trace shows steady state (caches, page tables).
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3 || std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500); ++i) {
+    if (auto warm = session.run(*inputs, run_options); !warm.ok()) return fail("trace", warm.status().message());
+  }
   run_options.trace = true;
   if (auto traced = session.run(*inputs, run_options); !traced.ok()) return fail("trace", traced.status().message());
   const std::vector<TileEvent>& events = session.last_trace();

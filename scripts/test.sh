@@ -13,5 +13,5 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 
 # ThreadSanitizer: the executor, sessions sharing a pool, and schedules over the tiny zoo.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_TSAN=ON >/dev/null
-cmake --build build-tsan -j"$jobs" --target engine_test tile_graph_test tessera-zoo
-ctest --test-dir build-tsan --output-on-failure -R '^(generate_tiny_zoo|engine_test)$'
+cmake --build build-tsan -j"$jobs" --target engine_test schedule_test tessera-zoo
+ctest --test-dir build-tsan --output-on-failure -R '^(generate_tiny_zoo|engine_test|schedule_test)$'

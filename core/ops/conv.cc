@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/base/checked_math.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/parsers.h"
@@ -77,13 +78,21 @@ std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Reg
 }
 
 TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const Layout&) {
+  const Shape& x = s.inputs[0];
   const int64_t channels = s.output[1];
   const int64_t per_group = channels / a.group;
-  const bool depthwise = a.group == channels && a.group == s.inputs[0][1];
+  const bool depthwise = a.group == channels && a.group == x[1];
   // Channel blocks follow the kernel's natural width: GEMM panels, or whole groups.
   const int64_t panel = kernels::best_gemm_kernel(detected_isa()).nr;
   const int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
-  return {{{0, 1}, {2, 1}, {1, align}}};
+  // Row bands hold whole GEMM row blocks where the rows are short.
+  const int64_t rows = std::max<int64_t>(1, ceil_div(kernels::best_gemm_kernel(detected_isa()).mr, s.output[3]));
+  // Row bands let the next layer start early, but every band re-reads all the weights: when
+  // the weights outweigh an image's input, channel blocks come first and rows only feed threads.
+  const int64_t weights = channels * (x[1] / a.group) * a.kernel_h * a.kernel_w;
+  const bool weight_bound = !depthwise && weights > x[1] * x[2] * x[3];
+  if (weight_bound) return {{{0, 1}, {1, align}, {2, rows, true}}};
+  return {{{0, 1}, {2, depthwise ? 1 : rows}, {1, align}}};
 }
 
 LayoutChoice choose_layout(const ConvAttrs& a, const OpShapes& s, const LayoutQuery&) {

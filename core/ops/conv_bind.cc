@@ -97,7 +97,6 @@ class IgemmConvKernel final : public ConvKernelBase {
   IgemmConvKernel(const ConvAttrs& a, const BindArgs& args, const float* weights, const float* bias)
       : ConvKernelBase(a, args), gemm_(kernels::best_gemm_kernel(args.max_isa)) {
     taps_ = a.kernel_h * a.kernel_w;
-    panels_per_group_ = (g_.out_per_group + gemm_.nr - 1) / gemm_.nr;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
     packed_ = AlignedBuffer::allocate(sizeof(float) * group_floats_ * g_.group);
     for (int64_t grp = 0; grp < g_.group; ++grp) {
@@ -107,42 +106,38 @@ class IgemmConvKernel final : public ConvKernelBase {
                                  packed_.as<float>() + grp * group_floats_);
     }
     zeros_.assign(g_.in_per_group, 0.0f);
+    pixel_blocks_outer_ = sizeof(float) * group_floats_ <= kSmallWeightsBytes;
   }
 
   void run(const Region& r, const ExecContext& ctx) const override {
     TESSERA_CHECK(r.begin[3] == 0 && r.end[3] == g_.out_w);  // tiles are whole rows
-    const float* x = input_data(in_, ctx);
-    float* y = tensor_data(out_, ctx);
-    const float* residual = residual_data(ctx);
-    const float** a = reinterpret_cast<const float**>(ctx.scratch);
-    const int64_t mr = gemm_.mr, nr = gemm_.nr;
-    const int64_t rows = r.extent(2) * g_.out_w;  // output pixels of one image in this tile
+    const Block block{input_data(in_, ctx), tensor_data(out_, ctx), residual_data(ctx),
+                      reinterpret_cast<const float**>(ctx.scratch)};
+    const int64_t pixels = r.extent(2) * g_.out_w;  // output pixels of one image in this tile
+    const int64_t first_pixel = r.begin[2] * g_.out_w;
     for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
-      const int64_t first_pixel = r.begin[2] * g_.out_w;
-      for (int64_t c = r.begin[1]; c < r.end[1];) {
-        // One NR-wide panel of one group's output channels.
-        const int64_t grp = c / g_.out_per_group;
-        const int64_t in_group = c - grp * g_.out_per_group;
-        const int64_t panel = in_group / nr;
-        const int64_t panel_end = std::min({(panel + 1) * nr, g_.out_per_group, r.end[1] - grp * g_.out_per_group});
-        const int64_t nc = panel_end - in_group;
-        TESSERA_CHECK(in_group % nr == 0);  // channel tiles are aligned to panels
-        const float* w = packed_.as<float>() + grp * group_floats_ +
-                         kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
-        for (int64_t p0 = 0; p0 < rows; p0 += mr) {
-          const int64_t m = std::min(mr, rows - p0);
-          fill_row_pointers(a, x, n, grp, first_pixel + p0, m);
-          const int64_t o = out_offset(n, 0, 0, c) + (first_pixel + p0) * g_.out_c;
-          gemm_.ukernel(m, nc, g_.in_per_group, taps_, a, w, y + o, g_.out_c, residual ? residual + o : nullptr,
-                        g_.out_c, attrs_.epilogue.clamp);
-          if (attrs_.epilogue.has_activation()) {
-            for (int64_t i = 0; i < m; ++i) {
-              float* row = y + o + i * g_.out_c;
-              elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, nc, row, row);
+      for (int64_t grp = r.begin[1] / g_.out_per_group; grp * g_.out_per_group < r.end[1]; ++grp) {
+        // This group's output channels inside the tile, as NR-wide panels.
+        const int64_t c0 = std::max(r.begin[1], grp * g_.out_per_group);
+        const int64_t c1 = std::min(r.end[1], (grp + 1) * g_.out_per_group);
+        TESSERA_CHECK((c0 - grp * g_.out_per_group) % gemm_.nr == 0);  // tiles are panel-aligned
+        if (pixel_blocks_outer_) {
+          // Small weights stay in cache: row pointers are built once per pixel block.
+          for (int64_t p = 0; p < pixels; p += gemm_.mr) {
+            const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
+            fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
+            for (int64_t c = c0; c < c1; c += gemm_.nr) compute(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
+          }
+        } else {
+          // Large weights: one panel at a time stays in L2 while the pixels stream past.
+          for (int64_t c = c0; c < c1; c += gemm_.nr) {
+            for (int64_t p = 0; p < pixels; p += gemm_.mr) {
+              const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
+              fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
+              compute(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
             }
           }
         }
-        c += nc;
       }
     }
   }
@@ -153,29 +148,54 @@ class IgemmConvKernel final : public ConvKernelBase {
   std::string kernel_name() const override { return gemm_.name; }
 
  private:
+  struct Block {
+    const float* x;
+    float* y;
+    const float* residual;
+    const float** pointers;
+  };
+
+  // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, then the activation.
+  void compute(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
+    const int64_t panel = (c - grp * g_.out_per_group) / gemm_.nr;
+    const float* w = packed_.as<float>() + grp * group_floats_ +
+                     kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
+    const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
+    gemm_.ukernel(m, nc, g_.in_per_group, taps_, b.pointers, w, b.y + o, g_.out_c,
+                  b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
+    if (!attrs_.epilogue.has_activation()) return;
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = b.y + o + i * g_.out_c;
+      elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, nc, row, row);
+    }
+  }
+
   // Row pointers for MR output pixels starting at `pixel` (row-major within the image), one
   // set per kernel tap; taps in the padding read zeros, rows past m repeat the last pixel.
   void fill_row_pointers(const float** a, const float* x, int64_t n, int64_t grp, int64_t pixel, int64_t m) const {
     const float* image = x + n * g_.in_h * g_.in_w * g_.in_c + grp * g_.in_per_group;
+    int64_t oh = pixel / g_.out_w, ow = pixel % g_.out_w;
     for (int64_t i = 0; i < gemm_.mr; ++i) {
-      const int64_t q = pixel + std::min(i, m - 1);
-      const int64_t oh = q / g_.out_w, ow = q % g_.out_w;
       for (int64_t kh = 0; kh < attrs_.kernel_h; ++kh) {
         const int64_t ih = oh * attrs_.stride_h - attrs_.pad_top + kh * attrs_.dilation_h;
+        const bool row_inside = ih >= 0 && ih < g_.in_h;
         for (int64_t kw = 0; kw < attrs_.kernel_w; ++kw) {
           const int64_t iw = ow * attrs_.stride_w - attrs_.pad_left + kw * attrs_.dilation_w;
-          const bool inside = ih >= 0 && ih < g_.in_h && iw >= 0 && iw < g_.in_w;
-          a[(kh * attrs_.kernel_w + kw) * gemm_.mr + i] =
-              inside ? image + (ih * g_.in_w + iw) * g_.in_c : zeros_.data();
+          const bool inside = row_inside && iw >= 0 && iw < g_.in_w;
+          a[(kh * attrs_.kernel_w + kw) * gemm_.mr + i] = inside ? image + (ih * g_.in_w + iw) * g_.in_c : zeros_.data();
         }
       }
+      if (i + 1 < m && ++ow == g_.out_w) ow = 0, ++oh;  // rows past m repeat the last pixel
     }
   }
 
   const kernels::GemmKernel& gemm_;
+  // Packed weights of a group up to this size stay in L2 across a tile's pixel blocks.
+  static constexpr size_t kSmallWeightsBytes = 256 * 1024;
+
   int64_t taps_ = 1;
-  int64_t panels_per_group_ = 1;
   size_t group_floats_ = 0;
+  bool pixel_blocks_outer_ = true;
   AlignedBuffer packed_;
   std::vector<float> zeros_;
 };

@@ -147,8 +147,12 @@ TilingHints tiling_hints(const MatMulAttrs& a, const OpShapes& s, const Layout&)
   const kernels::GemmKernel& gemm = kernels::best_gemm_kernel(detected_isa());
   TilingHints hints;
   for (int i = 0; i < static_cast<int>(d.batch.size()); ++i) hints.dims.push_back({i, 1});
-  if (d.m_dim >= 0) hints.dims.push_back({d.m_dim, gemm.mr});
-  if (d.n_dim >= 0) hints.dims.push_back({d.n_dim, gemm.nr});
+  // Every row block re-reads its columns of B: when B outweighs A, columns come first and
+  // rows only feed threads.
+  const bool columns_first = d.k * d.n > d.m * d.k;
+  if (columns_first && d.n_dim >= 0) hints.dims.push_back({d.n_dim, gemm.nr});
+  if (d.m_dim >= 0) hints.dims.push_back({d.m_dim, gemm.mr, columns_first});
+  if (!columns_first && d.n_dim >= 0) hints.dims.push_back({d.n_dim, gemm.nr});
   return hints;
 }
 

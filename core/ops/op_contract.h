@@ -36,10 +36,13 @@ struct OpCost {
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut
-// (e.g. channel blocks in multiples of the GEMM panel width).
+// (e.g. channel blocks in multiples of the GEMM panel width). A dimension marked
+// `only_for_threads` is split only as far as needed to give every thread work: splitting it
+// further costs more than it brings (e.g. rows of a weight-bound layer re-read the weights).
 struct SplitDim {
   int dim = 0;
   int64_t alignment = 1;
+  bool only_for_threads = false;
 };
 struct TilingHints {
   std::vector<SplitDim> dims;

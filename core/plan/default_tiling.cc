@@ -29,17 +29,21 @@ tiles::TilingPlan default_tiling(const graph::Graph& g, const TilingOptions& opt
       const ops::OpShapes shapes = g.shapes_of(node);
       const ops::OpCost cost = ops::op_cost(node.attrs, shapes, ops::Region::whole(out.shape));
       const double work = std::max(cost.flops, cost.bytes);
-      double wanted = std::ceil(work / options.target_tile_flops);
-      const double feeding_threads = std::floor(work / options.min_tile_flops);
-      wanted = std::max(wanted, std::min<double>(options.threads, feeding_threads));
+      // Enough tiles for the work, and with several threads a few per thread where the work
+      // allows, so that no op becomes a serial step between parallel ones.
+      const double for_threads =
+          options.threads > 1 ? std::min(4.0 * options.threads, std::floor(work / options.min_tile_flops)) : 1.0;
+      double wanted = std::max(std::ceil(work / options.target_tile_flops), for_threads);
       wanted = std::clamp<double>(wanted, 1, options.max_tiles_per_node);
+      double tiles = 1;
       // Split the preferred dimensions first, each as far as it goes.
       for (const ops::SplitDim& split : ops::op_tiling_hints(node.attrs, shapes, out.layout).dims) {
-        if (wanted <= 1) break;
+        const double goal = split.only_for_threads ? std::min(wanted, for_threads) : wanted;
+        if (tiles >= goal) continue;
         const int64_t units = ceil_div(out.shape[split.dim], split.alignment);
-        const int64_t parts = std::min<int64_t>(units, static_cast<int64_t>(std::ceil(wanted)));
+        const int64_t parts = std::min<int64_t>(units, static_cast<int64_t>(std::ceil(goal / tiles)));
         tiling.cuts[split.dim] = even_cuts(out.shape[split.dim], parts, split.alignment);
-        wanted /= static_cast<double>(tiling.cuts[split.dim].size() - 1);
+        tiles *= static_cast<double>(tiling.cuts[split.dim].size() - 1);
       }
     }
     plan.nodes.push_back(std::move(tiling));

@@ -1,6 +1,6 @@
 // The default tiling heuristic: tiles of roughly a target amount of work, split along the
-// dimensions each op prefers (batch, then rows, then channel blocks), with at least one
-// tile per thread where the work allows.
+// dimensions each op prefers (batch, then rows or channel blocks), with several tiles per
+// thread where the work allows.
 #pragma once
 
 #include "core/graph/graph.h"

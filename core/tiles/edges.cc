@@ -23,6 +23,36 @@ Access access_of(uint32_t task, const ops::Region& region, const graph::Tensor& 
 
 bool overlap(const Access& a, const Access& b) { return a.begin < b.end && b.begin < a.end; }
 
+struct ByteRange {
+  int64_t begin, end;
+};
+
+// A set of disjoint byte ranges from which overlapping parts can be taken out.
+class ByteSet {
+ public:
+  explicit ByteSet(ByteRange all) : ranges_{all} {}
+
+  // Removes and returns the parts of the set inside [begin, end).
+  std::vector<ByteRange> take(int64_t begin, int64_t end) {
+    std::vector<ByteRange> taken, kept;
+    for (const ByteRange& r : ranges_) {
+      const int64_t lo = std::max(r.begin, begin), hi = std::min(r.end, end);
+      if (lo >= hi) {
+        kept.push_back(r);
+        continue;
+      }
+      taken.push_back({lo, hi});
+      if (r.begin < lo) kept.push_back({r.begin, lo});
+      if (hi < r.end) kept.push_back({hi, r.end});
+    }
+    ranges_ = std::move(kept);
+    return taken;
+  }
+
+ private:
+  std::vector<ByteRange> ranges_;
+};
+
 // Follows views back to the tensor that owns the bytes, mapping the region on the way.
 int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region) {
   while (g.tensors[tensor].alias_of >= 0) {
@@ -102,16 +132,36 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
     edges.data_edges += p.size();
   }
 
-  // Reuse: B's writers wait for every access to an earlier occupant A of the same bytes.
+  // Reuse: B's writers wait for every access to the previous occupant of the same bytes.
+  // Only the latest occupant of each byte matters: it was itself written after every
+  // access to the occupants before it, so those orderings follow transitively.
   for (size_t b = 0; b < memory.storages.size(); ++b) {
     const Storage& sb = memory.storages[b];
+    std::vector<size_t> earlier;
     for (size_t a = 0; a < memory.storages.size(); ++a) {
       const Storage& sa = memory.storages[a];
-      if (a == b || sa.last_use >= sb.first_use || !bytes_overlap(sa, sb)) continue;
+      if (a != b && sa.last_use < sb.first_use && bytes_overlap(sa, sb)) earlier.push_back(a);
+    }
+    std::sort(earlier.begin(), earlier.end(), [&](size_t x, size_t y) {
+      return memory.storages[x].last_use > memory.storages[y].last_use;
+    });
+    ByteSet uncovered({sb.offset, sb.offset + sb.bytes});
+    for (size_t a : earlier) {
+      // Only the bytes A's tiles write count as covered (not its alignment padding).
+      const Storage& sa = memory.storages[a];
+      const int64_t written = 4 * ops::element_count(g.tensors[sa.tensor].shape);
+      const std::vector<ByteRange> latest = uncovered.take(sa.offset, sa.offset + written);
+      if (latest.empty()) continue;
       for (const Access& w : writes[b]) {
         for (const auto* list : {&reads[a], &writes[a]}) {
           for (const Access& r : *list) {
-            if (overlap(r, w)) parents[w.task].push_back(r.task);
+            if (!overlap(r, w)) continue;
+            for (const ByteRange& range : latest) {
+              if (r.begin < range.end && range.begin < r.end && w.begin < range.end && range.begin < w.end) {
+                parents[w.task].push_back(r.task);
+                break;
+              }
+            }
           }
         }
       }

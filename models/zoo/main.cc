@@ -28,6 +28,19 @@ bool parse_number(std::string_view text, T* value) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+// "8.18 G", "4.86 M", "642 k": three significant digits with an SI prefix.
+std::string si(double value) {
+  const char* prefix = "";
+  for (const char* p : {"k", "M", "G", "T"}) {
+    if (value < 1000) break;
+    value /= 1000;
+    prefix = p;
+  }
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g %s", value, prefix);
+  return text;
+}
+
 int fail(const std::string& message) {
   std::fprintf(stderr, "tessera-zoo: %s\n", message.c_str());
   return 2;
@@ -90,9 +103,10 @@ int main(int argc, char** argv) {
     }
     auto written = tessera::zoo::generate(request, seed, out_dir);
     if (!written.ok()) return fail(written.status().message());
-    std::printf("%-18s %12lld params %9.3f GFLOPs %10.1f MB  %6.2f s  -> %s/%s.json\n", written->stem.c_str(),
-                static_cast<long long>(written->parameter_count), written->flops * 1e-9,
-                written->weight_bytes / 1e6, written->seconds, out_dir.c_str(), written->stem.c_str());
+    std::printf("%-17s %10lld params  %8sFLOPs  %8sB weights  %5.2f s  -> %s/%s.json\n", written->stem.c_str(),
+                static_cast<long long>(written->parameter_count), si(static_cast<double>(written->flops)).c_str(),
+                si(static_cast<double>(written->weight_bytes)).c_str(), written->seconds, out_dir.c_str(),
+                written->stem.c_str());
     std::fflush(stdout);
   }
   return 0;

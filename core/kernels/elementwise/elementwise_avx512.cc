@@ -1,15 +1,12 @@
 // Elementwise kernels on AVX-512 (16 lanes): the generic template with VecAvx512 plugged in.
 #include "core/kernels/elementwise/elementwise_impl.h"
+#include "core/kernels/elementwise/elementwise_ukernels.h"
+#include "core/kernels/simd/vec_avx512.h"
 
 namespace tessera::kernels {
 
-void f32_unary_avx512(UnaryOp op, const UnaryParams& p, size_t n, const float* x, float* y) {
-  unary_impl<VecAvx512>(op, p, n, x, y);
-}
+TESSERA_UNARY_KERNEL(f32_unary_avx512) { unary_impl<VecAvx512>(op, p, n, x, y); }
 
-void f32_binary_avx512(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b,
-                        size_t b_stride, float* y) {
-  binary_impl<VecAvx512>(op, n, a, a_stride, b, b_stride, y);
-}
+TESSERA_BINARY_KERNEL(f32_binary_avx512) { binary_impl<VecAvx512>(op, n, a, a_stride, b, b_stride, y); }
 
 }  // namespace tessera::kernels

@@ -19,12 +19,13 @@ struct Op {
   const char* name;
 };
 
-constexpr Op kOps[] = {{UnaryOp::kExp, "exp"},           {UnaryOp::kErf, "erf"},
-                       {UnaryOp::kGelu, "gelu"},         {UnaryOp::kGeluTanh, "gelu_tanh"},
-                       {UnaryOp::kSigmoid, "sigmoid"},   {UnaryOp::kTanh, "tanh"},
+constexpr Op kOps[] = {{UnaryOp::kExp, "exp"},         {UnaryOp::kErf, "erf"},
+                       {UnaryOp::kGelu, "gelu"},       {UnaryOp::kGeluTanh, "gelu_tanh"},
+                       {UnaryOp::kSigmoid, "sigmoid"}, {UnaryOp::kTanh, "tanh"},
                        {UnaryOp::kRelu, "relu"}};
 
-double elements_per_ns(const ElementwiseKernels& k, UnaryOp op, std::vector<float>& x, std::vector<float>& y) {
+double elements_per_ns(const ElementwiseKernels& k, UnaryOp op, std::vector<float>& x,
+                       std::vector<float>& y) {
   using Clock = std::chrono::steady_clock;
   const size_t n = x.size();
   double best = 0;

@@ -33,8 +33,7 @@ void map_unary(size_t n, const float* x, float* y, Op op) {
 }
 
 template <class Vec, class Op>
-void map_binary(size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride, float* y,
-                Op op) {
+void map_binary(size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride, float* y, Op op) {
   using V = typename Vec::V;
   constexpr size_t w = Vec::kWidth;
   if (a_stride == 1 && b_stride == 1) {
@@ -51,11 +50,11 @@ void map_binary(size_t n, const float* a, size_t a_stride, const float* b, size_
     }
   } else if (a_stride == 1) {
     const V vb = Vec::broadcast(*b);
-    map_unary<Vec>(n, a, y, [&](V va) { return op(va, vb); });
+    map_unary<Vec>(n, a, y, [=](V va) { return op(va, vb); });
   } else if (b_stride == 1) {
     const V va = Vec::broadcast(*a);
-    map_unary<Vec>(n, b, y, [&](V vb) { return op(va, vb); });
-  } else if (n != 0) {
+    map_unary<Vec>(n, b, y, [=](V vb) { return op(va, vb); });
+  } else {
     const V r = op(Vec::broadcast(*a), Vec::broadcast(*b));
     size_t i = 0;
     for (; i + w <= n; i += w) Vec::store(y + i, r);
@@ -81,6 +80,7 @@ typename Vec::V pow_lanes(typename Vec::V a, typename Vec::V b) {
 
 template <class Vec>
 void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, float* y) {
+  [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   using V = typename Vec::V;
   using M = VecMath<Vec>;
   const V zero = Vec::zero();
@@ -92,7 +92,9 @@ void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, floa
       if (x != y) map_unary<Vec>(n, x, y, [](V v) { return v; });
       return;
     case UnaryOp::kRelu:
-      return map_unary<Vec>(n, x, y, [=](V v) { return M::max_first(v, zero); });
+      // Adding +0 turns -0 into +0: clang folds a scalar `x < 0 ? 0 : x` into a max that
+      // returns +0 for -0 in some copies of a loop and not others, so only +0 is stable.
+      return map_unary<Vec>(n, x, y, [=](V v) { return Vec::add(M::max_first(v, zero), zero); });
     case UnaryOp::kLeakyRelu:
       return map_unary<Vec>(n, x, y, [=](V v) { return M::select(M::lt(v, zero), Vec::mul(v, alpha), v); });
     case UnaryOp::kClip:
@@ -102,9 +104,8 @@ void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, floa
     case UnaryOp::kTanh:
       return map_unary<Vec>(n, x, y, [](V v) { return vec_tanh<Vec>(v); });
     case UnaryOp::kHardSigmoid:
-      return map_unary<Vec>(n, x, y, [=](V v) {
-        return M::min_first(M::max_first(Vec::fma(v, alpha, beta), zero), one);
-      });
+      return map_unary<Vec>(
+          n, x, y, [=](V v) { return M::min_first(M::max_first(Vec::fma(v, alpha, beta), zero), one); });
     case UnaryOp::kHardSwish: {
       const V sixth = Vec::broadcast(1.0f / 6.0f);
       const V half = Vec::broadcast(0.5f);
@@ -149,9 +150,11 @@ void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, floa
 template <class Vec>
 void binary_impl(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride,
                  float* y) {
+  [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   using V = typename Vec::V;
   using M = VecMath<Vec>;
   TESSERA_CHECK(a_stride <= 1 && b_stride <= 1);
+  if (n == 0) return;
   switch (op) {
     case BinaryOp::kAdd:
       return map_binary<Vec>(n, a, a_stride, b, b_stride, y, [](V u, V v) { return Vec::add(u, v); });
@@ -168,7 +171,7 @@ void binary_impl(BinaryOp op, size_t n, const float* a, size_t a_stride, const f
       return map_binary<Vec>(n, a, a_stride, b, b_stride, y,
                              [](V u, V v) { return M::select(M::is_nan(v), v, M::min_first(u, v)); });
     case BinaryOp::kPow:
-      if (b_stride == 0 && n != 0 && (*b == 2.0f || *b == 3.0f)) {
+      if (b_stride == 0 && (*b == 2.0f || *b == 3.0f)) {
         const bool cube = *b == 3.0f;
         return map_binary<Vec>(n, a, a_stride, b, b_stride, y, [=](V u, V) {
           const V square = Vec::mul(u, u);

@@ -47,21 +47,26 @@ std::vector<size_t> test_sizes() {
   return sizes;
 }
 
-const float kSpecials[] = {0.0f, -0.0f, kInf, -kInf, kNan, -kNan, 1.0f, -1.0f,
-                           std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
-                           std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
-                           kFltMin, -kFltMin, 1e-30f, -1e-30f, 88.72f, 88.73f, -87.33f, -87.34f, 89.0f,
-                           -103.9f, -104.0f, -105.0f, 3.92f, -3.92f, 4.0f, 9.01f, -9.02f, 10.0f, -10.0f,
-                           100.0f, -100.0f, 1e20f, -1e20f, 0.5f, -3.0f, 6.0f};
+constexpr float kMax = std::numeric_limits<float>::max();
+constexpr float kDenormMin = std::numeric_limits<float>::denorm_min();
+const float kSpecials[] = {0.0f,    -0.0f,  kInf,       -kInf,       kNan,    -kNan,    1.0f,    -1.0f,
+                           kMax,    -kMax,  kDenormMin, -kDenormMin, kFltMin, -kFltMin, 1e-30f,  -1e-30f,
+                           88.72f,  88.73f, -87.33f,    -87.34f,     89.0f,   -103.9f,  -104.0f, -105.0f,
+                           3.92f,   -3.92f, 4.0f,       9.01f,       -9.02f,  10.0f,    -10.0f,  100.0f,
+                           -100.0f, 1e20f,  -1e20f,     0.5f,        -3.0f,   6.0f};
 
 // Mostly moderate values, some large ones, specials and arbitrary bit patterns (NaN payloads,
 // infinities, subnormals) mixed in.
 float random_input(std::mt19937& rng) {
   switch (rng() % 8) {
-    case 0: return kSpecials[rng() % std::size(kSpecials)];
-    case 1: return std::uniform_real_distribution<float>(-120.0f, 120.0f)(rng);
-    case 2: return std::bit_cast<float>(static_cast<uint32_t>(rng()));
-    default: return std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
+    case 0:
+      return kSpecials[rng() % std::size(kSpecials)];
+    case 1:
+      return std::uniform_real_distribution<float>(-120.0f, 120.0f)(rng);
+    case 2:
+      return std::bit_cast<float>(static_cast<uint32_t>(rng()));
+    default:
+      return std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
   }
 }
 
@@ -105,7 +110,8 @@ const UnaryCase kUnaryCases[] = {
 bool unary_matches(const UnaryCase& c, float x, float got) {
   const float want = unary_reference(c.op, c.params, x);
   if (same_value(got, want)) return true;
-  if (c.tolerance == 0 || std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got)) return false;
+  if (c.tolerance == 0 || std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got))
+    return false;
   const double floor = std::max(double{kFltMin}, c.floor_is_abs_x ? std::fabs(double{x}) : 0.0);
   return std::fabs(double{got} - want) <= c.tolerance * std::max(std::fabs(double{want}), floor);
 }
@@ -130,10 +136,12 @@ TEST_CASE("every elementwise unary kernel matches the reference for all tail len
         k->unary(c.op, c.params, n, x.data() + 1, y.data() + 1);
         for (size_t i = 0; i < n && failure.empty(); ++i) {
           if (!unary_matches(c, x[i + 1], y[i + 1])) {
-            failure = describe(k->name, c.name, n, i, x[i + 1], y[i + 1], unary_reference(c.op, c.params, x[i + 1]));
+            failure = describe(k->name, c.name, n, i, x[i + 1], y[i + 1],
+                               unary_reference(c.op, c.params, x[i + 1]));
           }
         }
-        if (y[0] != 12345.0f) failure = describe(k->name, c.name, n, 0, 0, y[0], 12345.0f) + " wrote before y";
+        if (y[0] != 12345.0f)
+          failure = describe(k->name, c.name, n, 0, 0, y[0], 12345.0f) + " wrote before y";
       }
       INFO(failure);
       CHECK(failure.empty());
@@ -172,7 +180,8 @@ TEST_CASE("elementwise unary special values: NaN propagates, saturation is exact
              y[4] == 1.0f && y[5] == -1.0f));
     }
     const std::vector<float> relu = run(UnaryOp::kRelu);
-    CHECK((std::isnan(relu[0]) && relu[1] == 0.0f && std::signbit(relu[1]) && relu[2] == kInf && relu[3] == 0.0f));
+    CHECK((std::isnan(relu[0]) && relu[1] == 0.0f && !std::signbit(relu[1]) && relu[2] == kInf &&
+           relu[3] == 0.0f));
   }
 }
 
@@ -272,7 +281,8 @@ TEST_CASE("elementwise binary results do not depend on how the array is split in
         k->binary(c.op, n, a.data(), 1, b.data(), b_stride, whole.data());
         for (size_t begin = 0; begin < n;) {
           const size_t count = std::min<size_t>(n - begin, 1 + rng() % 40);
-          k->binary(c.op, count, a.data() + begin, 1, b.data() + begin * b_stride, b_stride, pieces.data() + begin);
+          k->binary(c.op, count, a.data() + begin, 1, b.data() + begin * b_stride, b_stride,
+                    pieces.data() + begin);
           begin += count;
         }
         CHECK(std::memcmp(whole.data(), pieces.data(), n * sizeof(float)) == 0);
@@ -324,7 +334,8 @@ AccuracyReport measure_accuracy(const ElementwiseKernels& k, uint32_t stride) {
       report.exp = std::max(report.exp, relative(got, want));
     });
     run(UnaryOp::kSigmoid, [&](float in, float got) {
-      if (check_nan(in, got)) report.sigmoid = std::max(report.sigmoid, relative(got, 1.0 / (1.0 + std::exp(-double{in}))));
+      if (check_nan(in, got))
+        report.sigmoid = std::max(report.sigmoid, relative(got, 1.0 / (1.0 + std::exp(-double{in}))));
     });
     run(UnaryOp::kTanh, [&](float in, float got) {
       if (check_nan(in, got)) report.tanh = std::max(report.tanh, relative(got, std::tanh(double{in})));
@@ -382,10 +393,11 @@ TEST_CASE("transcendental elementwise kernels stay within their documented error
 TEST_CASE("elementwise accuracy table", "[.accuracy]") {
   for (const ElementwiseKernels* k : supported_kernels()) {
     const AccuracyReport r = measure_accuracy(*k, 7);
-    std::printf("%-24s exp %.2g sigmoid %.2g tanh %.2g erf %.2g gelu(x>=-1) %.2g gelu(x<-1, vs |x|) %.2g "
-                "gelu_tanh %.2g nan/overflow %s\n",
-                k->name, r.exp, r.sigmoid, r.tanh, r.erf, r.gelu, r.gelu_left_vs_x, r.gelu_tanh,
-                r.nan_and_overflow_ok ? "ok" : "WRONG");
+    std::printf(
+        "%-24s exp %.2g sigmoid %.2g tanh %.2g erf %.2g gelu(x>=-1) %.2g gelu(x<-1, vs |x|) %.2g "
+        "gelu_tanh %.2g nan/overflow %s\n",
+        k->name, r.exp, r.sigmoid, r.tanh, r.erf, r.gelu, r.gelu_left_vs_x, r.gelu_tanh,
+        r.nan_and_overflow_ok ? "ok" : "WRONG");
   }
 }
 

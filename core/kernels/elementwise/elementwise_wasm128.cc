@@ -1,15 +1,12 @@
 // Elementwise kernels on WebAssembly SIMD128 (4 lanes): the generic template with VecWasm128 plugged in.
 #include "core/kernels/elementwise/elementwise_impl.h"
+#include "core/kernels/elementwise/elementwise_ukernels.h"
+#include "core/kernels/simd/vec_wasm128.h"
 
 namespace tessera::kernels {
 
-void f32_unary_wasm128(UnaryOp op, const UnaryParams& p, size_t n, const float* x, float* y) {
-  unary_impl<VecWasm128>(op, p, n, x, y);
-}
+TESSERA_UNARY_KERNEL(f32_unary_wasm128) { unary_impl<VecWasm128>(op, p, n, x, y); }
 
-void f32_binary_wasm128(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b,
-                         size_t b_stride, float* y) {
-  binary_impl<VecWasm128>(op, n, a, a_stride, b, b_stride, y);
-}
+TESSERA_BINARY_KERNEL(f32_binary_wasm128) { binary_impl<VecWasm128>(op, n, a, a_stride, b, b_stride, y); }
 
 }  // namespace tessera::kernels

@@ -1,0 +1,34 @@
+// The best-first list of row kernels and the choice among them.
+#include "core/kernels/rows/rows.h"
+
+#include <iterator>
+
+#include "core/kernels/rows/rows_ukernels.h"
+
+namespace tessera::kernels {
+
+namespace {
+
+constexpr RowKernels kKernels[] = {
+#if defined(__x86_64__)
+    {"f32_rows_avx512", Isa::kAvx512, f32_softmax_avx512, f32_layer_norm_avx512},
+    {"f32_rows_avx2", Isa::kAvx2Fma, f32_softmax_avx2, f32_layer_norm_avx2},
+#endif
+#if defined(__wasm_simd128__)
+    {"f32_rows_wasm128", Isa::kWasmSimd128, f32_softmax_wasm128, f32_layer_norm_wasm128},
+#endif
+    {"f32_rows_scalar", Isa::kScalar, f32_softmax_scalar, f32_layer_norm_scalar},
+};
+
+}  // namespace
+
+std::span<const RowKernels> row_kernels() { return kKernels; }
+
+const RowKernels& best_row_kernels(Isa max_isa) {
+  for (const RowKernels& k : kKernels) {
+    if (isa_supported(k.isa) && k.isa <= max_isa) return k;
+  }
+  return kKernels[std::size(kKernels) - 1];
+}
+
+}  // namespace tessera::kernels
