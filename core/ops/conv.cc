@@ -39,14 +39,10 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   if (p.has_input(2) && p.shape(2) != Shape{w[0]}) {
     return p.error("bias shape " + shape_string(p.shape(2)) + " must be [" + std::to_string(w[0]) + "]");
   }
-  TESSERA_ASSIGN_OR_RETURN(SpatialAttrs s, parse_spatial(p, x, kernel_shape.data(), false));
-  a.kernel_h = s.kernel[0], a.kernel_w = s.kernel[1];
-  a.stride_h = s.stride[0], a.stride_w = s.stride[1];
-  a.dilation_h = s.dilation[0], a.dilation_w = s.dilation[1];
-  a.pad_top = s.pad_begin[0], a.pad_left = s.pad_begin[1];
-  a.pad_bottom = s.pad_end[0], a.pad_right = s.pad_end[1];
+  TESSERA_ASSIGN_OR_RETURN(ParsedWindow parsed, parse_window(p, x, kernel_shape.data(), false));
+  static_cast<Window&>(a) = parsed.window;
   a.has_bias = p.has_input(2);
-  return ParsedOp{a, Shape{x[0], w[0], s.out[0], s.out[1]}};
+  return ParsedOp{a, Shape{x[0], w[0], parsed.out_h, parsed.out_w}};
 }
 
 OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {

@@ -32,13 +32,9 @@ Result<ParsedOp> parse_pool(NodeParser& p) {
     TESSERA_ASSIGN_OR_RETURN(int64_t include_pad, p.get_int("count_include_pad", 0));
     a.count_include_pad = include_pad != 0;
   }
-  TESSERA_ASSIGN_OR_RETURN(SpatialAttrs s, parse_spatial(p, x, kernel.data(), true));
-  a.kernel_h = s.kernel[0], a.kernel_w = s.kernel[1];
-  a.stride_h = s.stride[0], a.stride_w = s.stride[1];
-  a.dilation_h = s.dilation[0], a.dilation_w = s.dilation[1];
-  a.pad_top = s.pad_begin[0], a.pad_left = s.pad_begin[1];
-  a.pad_bottom = s.pad_end[0], a.pad_right = s.pad_end[1];
-  return ParsedOp{a, Shape{x[0], x[1], s.out[0], s.out[1]}};
+  TESSERA_ASSIGN_OR_RETURN(ParsedWindow parsed, parse_window(p, x, kernel.data(), true));
+  static_cast<Window&>(a) = parsed.window;
+  return ParsedOp{a, Shape{x[0], x[1], parsed.out_h, parsed.out_w}};
 }
 
 OpCost cost(const PoolAttrs& a, const OpShapes& s, const Region& out) {

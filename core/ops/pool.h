@@ -2,16 +2,13 @@
 #pragma once
 
 #include "core/ops/op_contract.h"
+#include "core/ops/spatial.h"
 
 namespace tessera::ops {
 
-struct PoolAttrs {
+struct PoolAttrs : Window {
   enum class Kind { kMax, kAverage, kGlobalAverage };
   Kind kind = Kind::kMax;
-  int64_t kernel_h = 1, kernel_w = 1;
-  int64_t stride_h = 1, stride_w = 1;
-  int64_t dilation_h = 1, dilation_w = 1;
-  int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
   bool count_include_pad = false;
 };
 

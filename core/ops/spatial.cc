@@ -15,8 +15,17 @@ std::pair<int64_t, int64_t> window_input_range(int64_t out_begin, int64_t out_en
   return {begin, std::max(begin, end)};
 }
 
-Result<SpatialAttrs> parse_spatial(NodeParser& p, const Shape& in, const int64_t kernel[2], bool ceil_mode_allowed) {
-  SpatialAttrs s{};
+namespace {
+
+// Per-axis window parameters, [0] for height and [1] for width.
+struct Axes {
+  int64_t kernel[2], stride[2], dilation[2], pad_begin[2], pad_end[2], out[2];
+};
+
+}  // namespace
+
+Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t kernel[2], bool ceil_mode_allowed) {
+  Axes s{};
   TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> strides, p.get_ints("strides", {1, 1}, 2));
   TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> dilations, p.get_ints("dilations", {1, 1}, 2));
   TESSERA_ASSIGN_OR_RETURN(std::string auto_pad, p.get_string("auto_pad", "NOTSET"));
@@ -64,7 +73,12 @@ Result<SpatialAttrs> parse_spatial(NodeParser& p, const Shape& in, const int64_t
     }
     if (s.out[i] <= 0) return p.error("output size is not positive");
   }
-  return s;
+  ParsedWindow w;
+  w.window = {s.kernel[0], s.kernel[1], s.stride[0], s.stride[1], s.dilation[0], s.dilation[1],
+              s.pad_begin[0], s.pad_begin[1], s.pad_end[0], s.pad_end[1]};
+  w.out_h = s.out[0];
+  w.out_w = s.out[1];
+  return w;
 }
 
 }  // namespace tessera::ops

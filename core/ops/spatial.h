@@ -7,14 +7,22 @@
 
 namespace tessera::ops {
 
-struct SpatialAttrs {
-  int64_t kernel[2], stride[2], dilation[2], pad_begin[2], pad_end[2];
-  int64_t out[2];  // output height and width
+// A 2-D sliding window: what Conv and the pools share.
+struct Window {
+  int64_t kernel_h = 1, kernel_w = 1;
+  int64_t stride_h = 1, stride_w = 1;
+  int64_t dilation_h = 1, dilation_w = 1;
+  int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+};
+
+struct ParsedWindow {
+  Window window;
+  int64_t out_h = 0, out_w = 0;
 };
 
 // Reads strides, dilations, pads / auto_pad (and ceil_mode when allowed) for a window of
 // size `kernel` over input `in` [N, C, H, W], and computes the output size.
-Result<SpatialAttrs> parse_spatial(NodeParser& p, const Shape& in, const int64_t kernel[2], bool ceil_mode_allowed);
+Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t kernel[2], bool ceil_mode_allowed);
 
 // Input indices [begin, end) that outputs [out_begin, out_end) read along one spatial axis,
 // clipped to the input (empty when every window lies in the padding).

@@ -1,4 +1,5 @@
-// Whole-model reference evaluation and comparison helpers for tests.
+// Whole-model reference evaluation (with an optional per-node observer), seeded inputs and
+// comparison helpers for tests.
 #include "tests/support/reference_run.h"
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "core/graph/build.h"
@@ -14,7 +16,7 @@
 namespace tessera::testing {
 
 Result<std::vector<Tensor>> reference_run(const std::string& json_text, const std::vector<uint8_t>& weights,
-                                          const std::vector<Tensor>& inputs) {
+                                          const std::vector<Tensor>& inputs, const TensorObserver& observe) {
   AlignedBuffer buffer = AlignedBuffer::allocate(weights.size());
   if (!weights.empty()) std::memcpy(buffer.data(), weights.data(), weights.size());
   TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model(json_text, std::move(buffer)));
@@ -40,11 +42,24 @@ Result<std::vector<Tensor>> reference_run(const std::string& json_text, const st
     }
     std::vector<float> out(ops::element_count(g.tensors[node.output].shape));
     ops::op_reference(node.attrs, g.shapes_of(node), in, out.data());
+    if (observe) observe(g.tensors[node.output].name, g.tensors[node.output].shape, out);
     values[node.output] = std::move(out);
   }
   std::vector<Tensor> outputs;
   for (int id : g.outputs) outputs.push_back({g.tensors[id].name, g.tensors[id].shape, values.at(id)});
   return outputs;
+}
+
+std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  std::vector<Tensor> inputs;
+  for (const Tensor& spec : specs) {
+    Tensor t{spec.name, spec.dims, std::vector<float>(ops::element_count(spec.dims))};
+    // 53 random bits scaled to [0, 2) is exact in double, so only the final rounding remains.
+    for (float& v : t.data) v = static_cast<float>(static_cast<double>(engine() >> 11) * 0x1p-52 - 1.0);
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
 }
 
 ModelFiles read_model_files(const std::string& json_path) {

@@ -2,6 +2,8 @@
 // in model order, with no graph passes, no tiling and no threads.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -9,8 +11,19 @@
 
 namespace tessera::testing {
 
+// Sees every node's output (named as in the model JSON) right after it is computed, in model
+// order, so tests can check intermediate activations; the references are valid during the call.
+using TensorObserver = std::function<void(const std::string& tensor_name, const std::vector<int64_t>& dims,
+                                          const std::vector<float>& values)>;
+
+// Evaluates the model on `inputs` (matched by name; missing ones are an error) and returns the
+// graph outputs in the model's order. A model the loader rejects or a missing input is a Status.
 Result<std::vector<Tensor>> reference_run(const std::string& json_text, const std::vector<uint8_t>& weights,
-                                          const std::vector<Tensor>& inputs);
+                                          const std::vector<Tensor>& inputs, const TensorObserver& observe = {});
+
+// Uniform [-1, 1) data for each spec's name and dims, from `seed`; the same values with any
+// compiler and standard library (no std::*_distribution).
+std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed);
 
 // Reads a model's JSON and weights files (weights: the JSON's "weights" field or the .bin twin).
 struct ModelFiles {
