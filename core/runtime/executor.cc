@@ -25,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 // enough to bridge the gap between dependent tiles, short enough that idle costs nothing.
 constexpr int kSpinRounds = 4000;
 
+
 uint64_t splitmix64(uint64_t* state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -116,17 +117,22 @@ void Executor::release_node(Job* job, uint32_t node_index) {
   wake();
 }
 
-void Executor::push_many(const std::vector<Item>& items) {
-  const size_t n = workers_.size();
-  size_t next = round_robin_.fetch_add(1, std::memory_order_relaxed) % n;
-  for (const Item& item : items) {
-    {
-      std::lock_guard<std::mutex> lock(workers_[next]->mutex);
-      workers_[next]->ready.push_back(item);
-    }
-    queued_.fetch_add(1);
-    next = (next + 1) % n;
+int Executor::home_of(const Item& item) const {
+  const tiles::TileGraph& g = *item.job->graph;
+  const tiles::CompiledNode& node = g.nodes[g.tasks[item.task].node];
+  return static_cast<int>(uint64_t{item.task - node.first_task} * workers_.size() / node.task_count);
+}
+
+void Executor::push_to(int id, const Item& item) {
+  {
+    std::lock_guard<std::mutex> lock(workers_[id]->mutex);
+    workers_[id]->ready.push_back(item);
   }
+  queued_.fetch_add(1);
+}
+
+void Executor::push_many(const std::vector<Item>& items) {
+  for (const Item& item : items) push_to(home_of(item), item);
 }
 
 void Executor::wake() {
@@ -224,15 +230,14 @@ void Executor::execute(int id, Item item) {
           std::lock_guard<std::mutex> lock(shuffle_mutex_);
           shuffle_pool_.push_back({job, child});
           shuffle_pool_empty_.store(false, std::memory_order_relaxed);
+          queued_.fetch_add(1);
         } else if (!has_next) {
           next.task = child;  // continue straight into it, no queue round trip
           has_next = true;
           continue;
         } else {
-          std::lock_guard<std::mutex> lock(self.mutex);
-          self.ready.push_back({job, child});
+          push_to(id, {job, child});
         }
-        queued_.fetch_add(1);
         wake();
       }
     }

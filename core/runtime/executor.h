@@ -64,7 +64,11 @@ class Executor {
   void worker_loop(int id);
   bool find_work(int id, Item* item);
   void execute(int id, Item item);
-  void push_many(const std::vector<Item>& items);  // spread over all deques (barrier, start)
+  // The thread a task starts on when released in bulk: each node's tiles are split into
+  // contiguous runs, one per thread, so a thread keeps the same part of every tensor.
+  int home_of(const Item& item) const;
+  void push_to(int id, const Item& item);
+  void push_many(const std::vector<Item>& items);  // each to its home thread
   void wake();
   void release_node(Job* job, uint32_t node_index);  // barrier mode: all tasks of one node
 
@@ -73,7 +77,6 @@ class Executor {
   std::atomic<uint64_t> epoch_{0};
   std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
-  std::atomic<uint32_t> round_robin_{0};
   // Items waiting in any deque or the shuffle pool: lets idle threads spin without locking.
   std::atomic<int64_t> queued_{0};
 
