@@ -112,7 +112,7 @@ int bench_command(int argc, char** argv) {
     auto model = Model::load_file(*path, *options);
     if (!model.ok()) return fail("bench", model.status().message());
     models.push_back(model.value());
-    if (inputs.empty()) inputs = random_inputs(model.value()->info(), 1);
+    if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 1);
     auto pool = Executor::create(threads);
     for (Scheduler scheduler : schedulers) {
       configs.push_back({threads, scheduler, std::make_shared<Session>(model.value(), pool), &model.value()->info(), {}, {}});

@@ -17,27 +17,10 @@ Result<CompileOptions> compile_options(const Args& args, int threads) {
   return options;
 }
 
-std::vector<Tensor> random_inputs(const ModelInfo& info, uint64_t seed) {
-  std::vector<Tensor> inputs;
-  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (const Tensor& spec : info.inputs) {
-    Tensor t{spec.name, spec.dims, {}};
-    int64_t n = 1;
-    for (int64_t d : spec.dims) n *= d;
-    t.data.resize(n);
-    for (float& v : t.data) {
-      state ^= state << 13, state ^= state >> 7, state ^= state << 17;  // xorshift64
-      v = static_cast<float>((state >> 40) * (1.0 / (1ull << 24))) * 2.0f - 1.0f;
-    }
-    inputs.push_back(std::move(t));
-  }
-  return inputs;
-}
-
 Result<std::vector<Tensor>> make_inputs(const ModelInfo& info, const Args& args) {
   if (args.all("input").empty()) {
     TESSERA_ASSIGN_OR_RETURN(int seed, args.get_int("random-input", 1, 0, 1 << 30));
-    return random_inputs(info, static_cast<uint64_t>(seed));
+    return random_inputs(info.inputs, static_cast<uint64_t>(seed));
   }
   if (args.has("random-input")) return Status::error("--input and --random-input exclude each other");
   std::vector<Tensor> inputs;

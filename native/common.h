@@ -20,7 +20,6 @@ Result<CompileOptions> compile_options(const Args& args, int threads);
 // --input NAME=FILE.bin (raw little-endian float32) for each input, or --random-input SEED
 // (uniform in [-1, 1), the default with seed 1).
 Result<std::vector<Tensor>> make_inputs(const ModelInfo& info, const Args& args);
-std::vector<Tensor> random_inputs(const ModelInfo& info, uint64_t seed);
 
 // The one positional argument: the model path.
 Result<std::string> model_path(const Args& args);

@@ -22,15 +22,7 @@ TEST_CASE("tiny zoo models give identical bits for every thread count, scheduler
         options.tile_flops = 5e4;  // many tiles, many edges
         auto model = Model::load(files.json, files.weights, options);
         REQUIRE(model.ok());
-        if (inputs.empty()) {
-          for (const Tensor& spec : model.value()->info().inputs) {
-            Tensor t{spec.name, spec.dims, {}};
-            int64_t n = 1;
-            for (int64_t d : spec.dims) n *= d;
-            for (int64_t i = 0; i < n; ++i) t.data.push_back(static_cast<float>((i * 7919) % 2001) / 1000.0f - 1.0f);
-            inputs.push_back(std::move(t));
-          }
-        }
+        if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 3);
         Session session(model.value(), Executor::create(threads));
         for (int repeat = 0; repeat < 3; ++repeat) {
           for (Scheduler scheduler : {Scheduler::kDynamic, Scheduler::kBarrier, Scheduler::kShuffle}) {

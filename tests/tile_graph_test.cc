@@ -15,7 +15,6 @@
 #include "core/model/load.h"
 #include "core/plan/default_tiling.h"
 #include "core/tiles/compile.h"
-#include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
 
 namespace tessera::testing {
@@ -111,17 +110,9 @@ TEST_CASE("no tile reads bytes that its ancestors did not write") {
     INFO(path);
     auto c = compile_model(path, 2, true);
     const tiles::TileGraph& g = c->tiles;
-    ModelInfo info;
-    std::vector<Tensor> inputs;
-    for (const tiles::IoBinding& b : g.inputs) {
-      info.inputs.push_back({b.name, b.shape, {}});
-    }
-    ModelBuilder rng(1);
-    for (const Tensor& spec : info.inputs) {
-      Tensor t{spec.name, spec.dims, std::vector<float>(ops::element_count(spec.dims))};
-      for (float& v : t.data) v = static_cast<float>(rng.rng()() % 2000) / 1000.0f - 1.0f;
-      inputs.push_back(t);
-    }
+    std::vector<Tensor> specs;
+    for (const tiles::IoBinding& b : g.inputs) specs.push_back({b.name, b.shape, {}});
+    const std::vector<Tensor> inputs = random_inputs(specs, 1);
     AlignedBuffer scratch = AlignedBuffer::allocate(4 * g.scratch_floats + 64);
     AlignedBuffer full = AlignedBuffer::allocate(g.arena_bytes);
     AlignedBuffer arena = AlignedBuffer::allocate(g.arena_bytes);

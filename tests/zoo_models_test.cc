@@ -10,23 +10,6 @@
 namespace tessera::testing {
 namespace {
 
-std::vector<Tensor> random_inputs(const ModelInfo& info) {
-  std::vector<Tensor> inputs;
-  uint32_t state = 12345;
-  for (const Tensor& spec : info.inputs) {
-    Tensor t{spec.name, spec.dims, {}};
-    int64_t n = 1;
-    for (int64_t d : spec.dims) n *= d;
-    t.data.resize(n);
-    for (float& v : t.data) {
-      state = state * 1664525u + 1013904223u;
-      v = static_cast<float>(state >> 8) / static_cast<float>(1 << 24) * 2.0f - 1.0f;
-    }
-    inputs.push_back(std::move(t));
-  }
-  return inputs;
-}
-
 void check_zoo_model(const std::string& name, bool compare_with_reference) {
   const std::string path = std::string(TESSERA_ZOO_DIR) + "/" + name + ".json";
   const ModelFiles files = read_model_files(path);
@@ -36,7 +19,7 @@ void check_zoo_model(const std::string& name, bool compare_with_reference) {
     options.threads = threads;
     auto model = Model::load(files.json, files.weights, options);
     REQUIRE(model.ok());
-    if (inputs.empty()) inputs = random_inputs(model.value()->info());
+    if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 12345);
     Session session(model.value(), Executor::create(threads));
     for (Scheduler scheduler : {Scheduler::kDynamic, Scheduler::kBarrier, Scheduler::kShuffle}) {
       INFO(name << ": " << threads << " threads, " << scheduler_name(scheduler));

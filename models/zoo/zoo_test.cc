@@ -77,7 +77,7 @@ tessera::Result<std::vector<tessera::Tensor>> run_reference(const std::string& j
   for (const auto& input : json["inputs"]) {
     specs.push_back({input["name"].get<std::string>(), input["shape"].get<std::vector<int64_t>>(), {}});
   }
-  return tessera::testing::reference_run(files.json, files.weights, tessera::testing::random_inputs(specs, 7),
+  return tessera::testing::reference_run(files.json, files.weights, tessera::random_inputs(specs, 7),
                                          observe);
 }
 

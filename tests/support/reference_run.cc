@@ -50,18 +50,6 @@ Result<std::vector<Tensor>> reference_run(const std::string& json_text, const st
   return outputs;
 }
 
-std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::vector<Tensor> inputs;
-  for (const Tensor& spec : specs) {
-    Tensor t{spec.name, spec.dims, std::vector<float>(ops::element_count(spec.dims))};
-    // 53 random bits scaled to [0, 2) is exact in double, so only the final rounding remains.
-    for (float& v : t.data) v = static_cast<float>(static_cast<double>(engine() >> 11) * 0x1p-52 - 1.0);
-    inputs.push_back(std::move(t));
-  }
-  return inputs;
-}
-
 ModelFiles read_model_files(const std::string& json_path) {
   auto slurp = [](const std::string& path) {
     std::ifstream file(path, std::ios::binary);

@@ -21,9 +21,6 @@ using TensorObserver = std::function<void(const std::string& tensor_name, const 
 Result<std::vector<Tensor>> reference_run(const std::string& json_text, const std::vector<uint8_t>& weights,
                                           const std::vector<Tensor>& inputs, const TensorObserver& observe = {});
 
-// Uniform [-1, 1) data for each spec's name and dims, from `seed`; the same values with any
-// compiler and standard library (no std::*_distribution).
-std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed);
 
 // Reads a model's JSON and weights files (weights: the JSON's "weights" field or the .bin twin).
 struct ModelFiles {

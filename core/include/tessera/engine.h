@@ -121,6 +121,10 @@ class Session {
   std::unique_ptr<Impl> impl_;
 };
 
+// Inputs for tensors of these names and dims (e.g. ModelInfo::inputs), uniform in [-1, 1):
+// the same seed always gives the same values. For benchmarks, tests and demos.
+std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed);
+
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);
 
