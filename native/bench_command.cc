@@ -115,7 +115,8 @@ int bench_command(int argc, char** argv) {
     if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 1);
     auto pool = Executor::create(threads);
     for (Scheduler scheduler : schedulers) {
-      configs.push_back({threads, scheduler, std::make_shared<Session>(model.value(), pool), &model.value()->info(), {}, {}});
+      configs.push_back(
+          {threads, scheduler, std::make_shared<Session>(model.value(), pool), &model.value()->info(), {}, {}});
     }
   }
   auto run_once = [&](Config& c) -> Result<double> {
@@ -155,15 +156,21 @@ int bench_command(int argc, char** argv) {
     const double gflops = c.info->flops / (med * 1e6);
     // The peak of the threads used: one core's peak times the thread count, capped by the
     // measured all-threads figure.
-    const double threads_peak = std::min(peak.one_core_gflops * c.threads,
-                                         c.threads >= peak.threads ? peak.all_threads_gflops : 1e300);
+    const double threads_peak =
+        std::min(peak.one_core_gflops * c.threads, c.threads >= peak.threads ? peak.all_threads_gflops : 1e300);
     const double percent = with_peak ? 100.0 * gflops / threads_peak : 0.0;
-    std::printf("%-8d %-9s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler), med,
-                best, gflops, percent, static_cast<unsigned long long>(c.info->tiles),
+    std::printf("%-8d %-9s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler), med, best,
+                gflops, percent, static_cast<unsigned long long>(c.info->tiles),
                 format_bytes(c.info->arena_bytes).c_str());
-    rows.push_back({{"threads", c.threads}, {"scheduler", scheduler_name(c.scheduler)}, {"median_ms", med},
-                    {"min_ms", best}, {"gflops", gflops}, {"percent_of_peak", percent}, {"tiles", c.info->tiles},
-                    {"arena_bytes", c.info->arena_bytes}, {"compile_ms", c.info->compile_ms}});
+    rows.push_back({{"threads", c.threads},
+                    {"scheduler", scheduler_name(c.scheduler)},
+                    {"median_ms", med},
+                    {"min_ms", best},
+                    {"gflops", gflops},
+                    {"percent_of_peak", percent},
+                    {"tiles", c.info->tiles},
+                    {"arena_bytes", c.info->arena_bytes},
+                    {"compile_ms", c.info->compile_ms}});
   }
   for (const Config& a : configs) {
     for (const Config& b : configs) {
@@ -181,9 +188,12 @@ int bench_command(int argc, char** argv) {
                 peak.all_threads_gflops, peak.threads);
   }
   if (args->has("json")) {
-    nlohmann::json report = {{"model", info.name},       {"flops", info.flops},
-                             {"runs", *runs},            {"isa", info.isa},
-                             {"configurations", rows},   {"identical_outputs", identical},
+    nlohmann::json report = {{"model", info.name},
+                             {"flops", info.flops},
+                             {"runs", *runs},
+                             {"isa", info.isa},
+                             {"configurations", rows},
+                             {"identical_outputs", identical},
                              {"peak_one_core_gflops", peak.one_core_gflops},
                              {"peak_all_threads_gflops", peak.all_threads_gflops}};
     std::ofstream(args->get("json", "")) << report.dump(2) << "\n";

@@ -72,10 +72,14 @@ std::string format_bytes(int64_t bytes) {
 
 std::string format_count(double value) {
   char text[32];
-  if (value >= 1e9) std::snprintf(text, sizeof(text), "%.2f G", value / 1e9);
-  else if (value >= 1e6) std::snprintf(text, sizeof(text), "%.2f M", value / 1e6);
-  else if (value >= 1e3) std::snprintf(text, sizeof(text), "%.1f k", value / 1e3);
-  else std::snprintf(text, sizeof(text), "%.0f", value);
+  if (value >= 1e9)
+    std::snprintf(text, sizeof(text), "%.2f G", value / 1e9);
+  else if (value >= 1e6)
+    std::snprintf(text, sizeof(text), "%.2f M", value / 1e6);
+  else if (value >= 1e3)
+    std::snprintf(text, sizeof(text), "%.1f k", value / 1e3);
+  else
+    std::snprintf(text, sizeof(text), "%.0f", value);
   return text;
 }
 

@@ -24,7 +24,7 @@ Result<std::vector<Tensor>> make_inputs(const ModelInfo& info, const Args& args)
 // The one positional argument: the model path.
 Result<std::string> model_path(const Args& args);
 
-std::string format_bytes(int64_t bytes);   // "12.3 MiB"
-std::string format_count(double value);    // "4.11 G"
+std::string format_bytes(int64_t bytes);  // "12.3 MiB"
+std::string format_count(double value);   // "4.11 G"
 
 }  // namespace tessera::cli

@@ -28,9 +28,17 @@ std::string join(const std::vector<int64_t>& v, const char* sep) {
 nlohmann::json to_json(const ModelInfo& info) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const NodeInfo& n : info.nodes) {
-    nodes.push_back({{"name", n.name}, {"op", n.op}, {"kernel", n.kernel}, {"fused", n.fused},
-                     {"fused_nodes", n.fused_nodes}, {"shape", n.shape}, {"layout", n.layout}, {"grid", n.grid},
-                     {"tiles", n.tiles}, {"in_edges", n.in_edges}, {"flops", n.flops}});
+    nodes.push_back({{"name", n.name},
+                     {"op", n.op},
+                     {"kernel", n.kernel},
+                     {"fused", n.fused},
+                     {"fused_nodes", n.fused_nodes},
+                     {"shape", n.shape},
+                     {"layout", n.layout},
+                     {"grid", n.grid},
+                     {"tiles", n.tiles},
+                     {"in_edges", n.in_edges},
+                     {"flops", n.flops}});
   }
   return {{"name", info.name},
           {"nodes", nodes},
@@ -72,15 +80,15 @@ int inspect_command(int argc, char** argv) {
                 n.kernel.c_str(), join(n.shape, "x").c_str(), n.layout.c_str(), format_count(n.flops).c_str(),
                 join(n.grid, "x").c_str(), n.tiles, static_cast<unsigned long long>(n.in_edges), n.fused.c_str());
   }
-  std::printf("\n%s: %zu compiled nodes, %s FLOPs, %llu tiles, %llu data edges + %llu reuse edges\n",
-              info.name.c_str(), info.nodes.size(), format_count(info.flops).c_str(),
-              static_cast<unsigned long long>(info.tiles), static_cast<unsigned long long>(info.data_edges),
-              static_cast<unsigned long long>(info.reuse_edges));
+  std::printf("\n%s: %zu compiled nodes, %s FLOPs, %llu tiles, %llu data edges + %llu reuse edges\n", info.name.c_str(),
+              info.nodes.size(), format_count(info.flops).c_str(), static_cast<unsigned long long>(info.tiles),
+              static_cast<unsigned long long>(info.data_edges), static_cast<unsigned long long>(info.reuse_edges));
   std::printf("critical path: %u tiles, %s FLOPs (%.1f%% of all work: the bound on speedup is %.1fx)\n",
               info.critical_path_tiles, format_count(info.critical_path_flops).c_str(),
               100.0 * info.critical_path_flops / info.flops, info.flops / info.critical_path_flops);
   std::printf("arena: %s peak, %s without reuse (%.1f%%); weights %s\n", format_bytes(info.arena_bytes).c_str(),
-              format_bytes(info.tensor_bytes).c_str(), 100.0 * static_cast<double>(info.arena_bytes) / info.tensor_bytes,
+              format_bytes(info.tensor_bytes).c_str(),
+              100.0 * static_cast<double>(info.arena_bytes) / info.tensor_bytes,
               format_bytes(info.weight_bytes).c_str());
   std::printf("compiled in %.1f ms with %s kernels for %d thread%s\n", info.compile_ms, info.isa.c_str(), *threads,
               *threads == 1 ? "" : "s");

@@ -26,7 +26,8 @@ std::string read_text(const std::string& path) {
 Outcome run_cli(const std::string& arguments) {
   const std::string dir = std::filesystem::temp_directory_path() / "tessera_cli_test";
   std::filesystem::create_directories(dir);
-  const std::string command = std::string(TESSERA_CLI) + " " + arguments + " > " + dir + "/out.txt 2> " + dir + "/err.txt";
+  const std::string command =
+      std::string(TESSERA_CLI) + " " + arguments + " > " + dir + "/out.txt 2> " + dir + "/err.txt";
   const int status = std::system(command.c_str());
   Outcome o;
   // The shell reports a child killed by signal N as exit code 128 + N.
@@ -52,7 +53,8 @@ TEST_CASE("malformed models fail with a message naming the problem and exit code
       {"wrong_attribute_count.json", "attribute \"strides\" must be a list of 2 values, got 3 values"},
       {"unknown_attribute.json", "unknown or unsupported attribute \"stride\""},
       {"shape_mismatch.json", "weights [3, 2, 3, 3] expect 2 input channels, input has 5"},
-      {"output_shape_mismatch.json", "outputs[0] \"y\": declared shape [1, 3, 5, 5] but the graph computes [1, 3, 4, 4]"},
+      {"output_shape_mismatch.json",
+       "outputs[0] \"y\": declared shape [1, 3, 5, 5] but the graph computes [1, 3, 4, 4]"},
       {"cycle.json", "is part of a cycle"},
       {"weights_too_short.json", "initializers[0] \"w\": bytes [0, 216) lie past the end of the 100-byte weights file"},
       {"misaligned_weights.json", "offset 2 is not a multiple of 4"},
@@ -105,7 +107,8 @@ TEST_CASE("inspect, trace and bench work on a model") {
   const Outcome trace = run_cli("trace " + malformed("valid.json") + " -o /tmp/tessera_cli_test/trace.json");
   CHECK(trace.exit_code == 0);
   CHECK(read_text("/tmp/tessera_cli_test/trace.json").find("\"traceEvents\"") != std::string::npos);
-  const Outcome bench = run_cli("bench " + malformed("valid.json") + " --runs 3 --warmup 0.01 --no-peak --threads 1,2 "
+  const Outcome bench = run_cli("bench " + malformed("valid.json") +
+                                " --runs 3 --warmup 0.01 --no-peak --threads 1,2 "
                                 "--scheduler dynamic,barrier");
   CHECK(bench.exit_code == 0);
   CHECK(bench.out.find("outputs bitwise identical across configurations: yes") != std::string::npos);

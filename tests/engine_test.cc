@@ -129,5 +129,45 @@ TEST_CASE("results do not depend on the tiling: any tile size gives the same bit
   }
 }
 
+TEST_CASE("outputs computed from constants only are folded and returned") {
+  ModelBuilder b(8);
+  const auto x = b.input({2, 6});
+  const auto w = b.weight({3, 4});
+  const auto image = b.weight({1, 2, 5, 5});
+  const auto reshaped = b.node("Reshape", {w, b.ints({2, 6})});
+  const auto convolved = b.node("Conv", {image, b.weight({3, 2, 3, 3})}, {{"pads", {1, 1, 1, 1}}});
+  const auto sum = b.node("Add", {x, reshaped});
+  check_against_reference(b.build({reshaped, convolved, sum}));
+}
+
+TEST_CASE("absurd window and work sizes are errors, not crashes or hangs") {
+  const std::vector<std::pair<nlohmann::json, std::string>> cases = {
+      {{{"strides", {int64_t{1} << 62, 1}}}, "\"strides\" must be from 1 to 2^31"},
+      {{{"pads", {int64_t{1} << 62, 0, int64_t{1} << 62, 0}}}, "\"pads\" must be from 0 to 2^31"},
+      {{{"dilations", {int64_t{1} << 30, 1}}}, "dilated kernel extent exceeds 2^31"},
+  };
+  for (const auto& [attrs, message] : cases) {
+    ModelBuilder b(1);
+    const TestModel m = b.build({b.node("Conv", {b.input({1, 2, 8, 8}), b.weight({3, 2, 3, 3})}, attrs)});
+    auto model = Model::load(m.json, m.weights, {});
+    INFO(message);
+    REQUIRE(!model.ok());
+    CHECK(model.status().message().find(message) != std::string::npos);
+  }
+  ModelBuilder b(2);
+  const auto pool = b.node("MaxPool", {b.input({1, 1, 4, 4})},
+                           {{"kernel_shape", {1 << 20, 1 << 20}}, {"pads", {1 << 20, 1 << 20, 1 << 20, 1 << 20}}});
+  auto model = Model::load(b.build({pool}).json, {}, {});
+  REQUIRE(!model.ok());
+  CHECK(model.status().message().find("pads must be smaller than the kernel extent") != std::string::npos);
+  ModelBuilder c(3);  // each window mostly padding, but 2^40 taps per output value
+  const int64_t k = int64_t{1} << 20;
+  const auto big = c.node("MaxPool", {c.input({1, 1, 4, 4})},
+                          {{"kernel_shape", {k, k}}, {"pads", {k - 1, k - 1, k - 1, k - 1}}, {"strides", {k, k}}});
+  auto huge = Model::load(c.build({big}).json, {}, {});
+  REQUIRE(!huge.ok());
+  CHECK(huge.status().message().find("more than 2^40 operations") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace tessera::testing

@@ -4,6 +4,7 @@
 // the test command, this is also the race check of the runtime on real tile graphs.
 #include <catch2/catch.hpp>
 
+#include "tests/support/engine_check.h"
 #include "tests/support/reference_run.h"
 
 namespace tessera::testing {
@@ -13,33 +14,15 @@ TEST_CASE("tiny zoo models give identical bits for every thread count, scheduler
   for (const char* name : {"tiny_cnn", "tiny_mobilenet", "tiny_transformer", "tiny_mlp"}) {
     INFO(name);
     const ModelFiles files = read_model_files(std::string(TESSERA_ZOO_DIR) + "/" + name + ".json");
-    std::vector<Tensor> first, inputs;
-    for (bool reuse : {true, false}) {
-      for (int threads = 1; threads <= 4; ++threads) {
-        CompileOptions options;
-        options.threads = threads;
-        options.reuse_memory = reuse;
-        options.tile_flops = 5e4;  // many tiles, many edges
-        auto model = Model::load(files.json, files.weights, options);
-        REQUIRE(model.ok());
-        if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 3);
-        Session session(model.value(), Executor::create(threads));
-        for (int repeat = 0; repeat < 3; ++repeat) {
-          for (Scheduler scheduler : {Scheduler::kDynamic, Scheduler::kBarrier, Scheduler::kShuffle}) {
-            RunOptions run;
-            run.scheduler = scheduler;
-            run.seed = static_cast<uint64_t>(repeat);
-            auto out = session.run(inputs, run);
-            REQUIRE(out.ok());
-            if (first.empty()) first = *out;
-            REQUIRE(bitwise_equal(*out, first));
-          }
-        }
-      }
-    }
-    auto expected = reference_run(files.json, files.weights, inputs);
-    REQUIRE(expected.ok());
-    CHECK(relative_error(first, *expected) < 1e-4);
+    auto model = Model::load(files.json, files.weights, {});
+    REQUIRE(model.ok());
+    CheckOptions options;
+    options.threads = {1, 2, 3, 4};
+    options.all_isas = false;
+    options.both_arena_plans = true;
+    options.tile_flops = 5e4;  // many tiles, many edges
+    options.repeats = 3;
+    check_model(files.json, files.weights, random_inputs(model.value()->info().inputs, 3), options);
   }
 }
 

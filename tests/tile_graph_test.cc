@@ -53,6 +53,21 @@ std::vector<std::string> tiny_models() {
   return paths;
 }
 
+// Calls fn(offset) for every element of `region` in a tensor with these strides.
+template <class Fn>
+void for_each_element(const ops::Region& r, const std::array<int64_t, ops::kMaxRank>& strides, Fn&& fn) {
+  std::vector<int64_t> index(r.begin.begin(), r.begin.begin() + r.rank);
+  for (int64_t k = 0; k < r.element_count(); ++k) {
+    int64_t offset = 0;
+    for (int d = 0; d < r.rank; ++d) offset += index[d] * strides[d];
+    fn(offset);
+    for (int d = r.rank - 1; d >= 0; --d) {
+      if (++index[d] < r.end[d]) break;
+      index[d] = r.begin[d];
+    }
+  }
+}
+
 // Runs `tasks` (ascending ids = a topological order) one after another on one thread.
 void run_tasks(const tiles::TileGraph& g, const std::vector<uint32_t>& tasks, std::byte* arena, float* scratch) {
   for (uint32_t t : tasks) g.nodes[g.tasks[t].node].kernel->run(g.tasks[t].region, {arena, scratch});
@@ -87,18 +102,7 @@ TEST_CASE("every output element is written by exactly one tile") {
       std::vector<int> written(ops::element_count(node.shape), 0);
       const auto strides = ops::logical_strides(node.shape, ops::Layout::identity(static_cast<int>(node.shape.size())));
       for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
-        const ops::Region& r = c->tiles.tasks[t].region;
-        // Enumerate the region's elements.
-        std::vector<int64_t> index(r.begin.begin(), r.begin.begin() + r.rank);
-        for (int64_t k = 0; k < r.element_count(); ++k) {
-          int64_t offset = 0;
-          for (int d = 0; d < r.rank; ++d) offset += index[d] * strides[d];
-          ++written[offset];
-          for (int d = r.rank - 1; d >= 0; --d) {
-            if (++index[d] < r.end[d]) break;
-            index[d] = r.begin[d];
-          }
-        }
+        for_each_element(c->tiles.tasks[t].region, strides, [&](int64_t offset) { ++written[offset]; });
       }
       CHECK(std::all_of(written.begin(), written.end(), [](int w) { return w == 1; }));
     }
@@ -124,19 +128,9 @@ TEST_CASE("no tile reads bytes that its ancestors did not write") {
     auto output_values = [&](uint32_t t, std::byte* base) {
       const tiles::CompiledNode& node = g.nodes[g.tasks[t].node];
       std::vector<float> values;
-      const auto strides = ops::logical_strides(node.shape, node.layout);
-      const ops::Region& r = g.tasks[t].region;
-      std::vector<int64_t> index(r.begin.begin(), r.begin.begin() + r.rank);
       const float* out = reinterpret_cast<const float*>(base + node.output_offset);
-      for (int64_t k = 0; k < r.element_count(); ++k) {
-        int64_t offset = 0;
-        for (int d = 0; d < r.rank; ++d) offset += index[d] * strides[d];
-        values.push_back(out[offset]);
-        for (int d = r.rank - 1; d >= 0; --d) {
-          if (++index[d] < r.end[d]) break;
-          index[d] = r.begin[d];
-        }
-      }
+      for_each_element(g.tasks[t].region, ops::logical_strides(node.shape, node.layout),
+                       [&](int64_t offset) { values.push_back(out[offset]); });
       return values;
     };
     for (uint32_t t = 0; t < g.tasks.size(); ++t) {

@@ -5,45 +5,28 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "tests/support/engine_check.h"
 #include "tests/support/reference_run.h"
 
 namespace tessera::testing {
 namespace {
 
 void check_zoo_model(const std::string& name, bool compare_with_reference) {
-  const std::string path = std::string(TESSERA_ZOO_DIR) + "/" + name + ".json";
-  const ModelFiles files = read_model_files(path);
-  std::vector<Tensor> first, inputs;
-  for (int threads : {1, 2, 4, 8}) {
-    CompileOptions options;
-    options.threads = threads;
-    auto model = Model::load(files.json, files.weights, options);
-    REQUIRE(model.ok());
-    if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 12345);
-    Session session(model.value(), Executor::create(threads));
-    for (Scheduler scheduler : {Scheduler::kDynamic, Scheduler::kBarrier, Scheduler::kShuffle}) {
-      INFO(name << ": " << threads << " threads, " << scheduler_name(scheduler));
-      RunOptions run;
-      run.scheduler = scheduler;
-      run.seed = static_cast<uint64_t>(threads);
-      auto out = session.run(inputs, run);
-      REQUIRE(out.ok());
-      if (first.empty()) first = *out;
-      REQUIRE(bitwise_equal(*out, first));
-    }
-  }
-  for (const Tensor& t : first) {
+  const ModelFiles files = read_model_files(std::string(TESSERA_ZOO_DIR) + "/" + name + ".json");
+  auto model = Model::load(files.json, files.weights, {});
+  REQUIRE(model.ok());
+  const std::vector<Tensor> inputs = random_inputs(model.value()->info().inputs, 12345);
+  CheckOptions options;
+  options.threads = {1, 2, 4, 8};
+  options.all_isas = false;
+  options.tolerance = compare_with_reference ? 1e-4 : -1;
+  for (const Tensor& t : check_model(files.json, files.weights, inputs, options)) {
     float lo = INFINITY, hi = -INFINITY;
     for (float v : t.data) {
       REQUIRE(std::isfinite(v));
       lo = std::min(lo, v), hi = std::max(hi, v);
     }
     CHECK(hi > lo);
-  }
-  if (compare_with_reference) {
-    auto expected = reference_run(files.json, files.weights, inputs);
-    REQUIRE(expected.ok());
-    CHECK(relative_error(first, *expected) < 1e-4);
   }
 }
 

@@ -37,9 +37,13 @@ class AlignedBuffer {
   const std::byte* data() const { return data_; }
   size_t size() const { return size_; }
   template <class T>
-  T* as() { return reinterpret_cast<T*>(data_); }
+  T* as() {
+    return reinterpret_cast<T*>(data_);
+  }
   template <class T>
-  const T* as() const { return reinterpret_cast<const T*>(data_); }
+  const T* as() const {
+    return reinterpret_cast<const T*>(data_);
+  }
 
  private:
   std::byte* data_ = nullptr;

@@ -10,13 +10,9 @@ namespace tessera {
 inline constexpr int64_t kMaxTensorElements = int64_t{1} << 31;
 
 // a * b into *out; false on overflow.
-inline bool checked_mul(int64_t a, int64_t b, int64_t* out) {
-  return !__builtin_mul_overflow(a, b, out);
-}
+inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
 
-inline bool checked_add(int64_t a, int64_t b, int64_t* out) {
-  return !__builtin_add_overflow(a, b, out);
-}
+inline bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
 
 // Product of dims; false if any dim is non-positive or the product exceeds kMaxTensorElements.
 inline bool checked_element_count(std::span<const int64_t> dims, int64_t* count) {
@@ -28,9 +24,7 @@ inline bool checked_element_count(std::span<const int64_t> dims, int64_t* count)
   return true;
 }
 
-inline int64_t round_up(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
+inline int64_t round_up(int64_t value, int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 

@@ -54,6 +54,9 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& j
   const auto start = std::chrono::steady_clock::now();
   TESSERA_ASSIGN_OR_RETURN(Isa isa, resolve_isa(options.isa));
   if (options.threads < 1) return Status::error("threads must be at least 1");
+  if (!(options.tile_flops >= 1.0 && options.tile_flops <= 1e15)) {
+    return Status::error("tile_flops must be a number from 1 to 1e15");
+  }
   TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model(json_text, std::move(weights)));
   auto model = std::shared_ptr<CompiledModel>(new CompiledModel());
   TESSERA_ASSIGN_OR_RETURN(model->graph_, graph::build_graph(desc));
@@ -67,8 +70,7 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& j
   compile_options.max_isa = isa;
   TESSERA_ASSIGN_OR_RETURN(model->tile_graph_, tiles::compile(model->graph_, plan, compile_options));
   model->info_ = describe(model->graph_, model->tile_graph_, isa);
-  model->info_.compile_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  model->info_.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const Model>(std::move(model));
 }
 

@@ -1,6 +1,7 @@
 // Session: owns one run's arena; copies inputs in, runs the tile graph, copies outputs out.
 #include <cstring>
 
+#include "core/base/checked_math.h"
 #include "core/engine/compiled_model.h"
 
 namespace tessera {
@@ -9,8 +10,32 @@ struct Session::Impl {
   std::shared_ptr<const CompiledModel> model;
   std::shared_ptr<ExecutorImpl> executor;
   AlignedBuffer arena;
+  AlignedBuffer scratch;  // one slice per executor thread
+  std::vector<float*> scratch_slices;
   std::vector<TileEvent> trace;
+
+  // Allocates the arena and scratch on first use; out of memory is an error, not a crash.
+  Status allocate();
 };
+
+Status Session::Impl::allocate() {
+  const tiles::TileGraph& g = model->tile_graph();
+  if (arena.size() < static_cast<size_t>(g.arena_bytes)) {
+    arena = AlignedBuffer::allocate(g.arena_bytes);
+    if (arena.data() == nullptr) {
+      return Status::error("out of memory: the arena needs " + std::to_string(g.arena_bytes) + " bytes");
+    }
+  }
+  const int threads = executor->threads();
+  const size_t slice = static_cast<size_t>(round_up(4 * g.scratch_floats, AlignedBuffer::kAlignment));
+  if (scratch_slices.size() != static_cast<size_t>(threads) || scratch.size() < slice * threads) {
+    scratch = AlignedBuffer::allocate(slice * threads);
+    if (slice > 0 && scratch.data() == nullptr) return Status::error("out of memory for scratch space");
+    scratch_slices.clear();
+    for (int t = 0; t < threads; ++t) scratch_slices.push_back(reinterpret_cast<float*>(scratch.data() + slice * t));
+  }
+  return Status();
+}
 
 Session::Session(std::shared_ptr<const Model> model, std::shared_ptr<Executor> executor) : impl_(new Impl) {
   impl_->model = std::static_pointer_cast<const CompiledModel>(std::move(model));
@@ -29,12 +54,7 @@ std::string dims_string(const std::vector<int64_t>& dims) { return ops::shape_st
 
 Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, const RunOptions& options) {
   const tiles::TileGraph& g = impl_->model->tile_graph();
-  if (impl_->arena.size() < static_cast<size_t>(g.arena_bytes)) {
-    impl_->arena = AlignedBuffer::allocate(g.arena_bytes);
-    if (impl_->arena.data() == nullptr) {
-      return Status::error("out of memory: the arena needs " + std::to_string(g.arena_bytes) + " bytes");
-    }
-  }
+  TESSERA_RETURN_IF_ERROR(impl_->allocate());
   std::vector<bool> given(g.inputs.size(), false);
   for (const Tensor& t : inputs) {
     size_t i = 0;
@@ -64,7 +84,7 @@ Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, cons
   config.seed = options.seed;
   config.trace = options.trace;
   std::vector<runtime::TileEvent> events;
-  impl_->executor->pool().run(g, impl_->arena.data(), config, &events);
+  impl_->executor->pool().run(g, impl_->arena.data(), impl_->scratch_slices, config, &events);
   impl_->trace.clear();
   for (const runtime::TileEvent& e : events) {
     impl_->trace.push_back({e.task, g.tasks[e.task].node, e.thread, e.start_ns, e.end_ns});
@@ -73,7 +93,9 @@ Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, cons
   std::vector<Tensor> outputs;
   for (const tiles::IoBinding& b : g.outputs) {
     Tensor t{b.name, b.shape, std::vector<float>(ops::element_count(b.shape))};
-    std::memcpy(t.data.data(), impl_->arena.data() + b.arena_offset, sizeof(float) * t.data.size());
+    const float* source =
+        b.constant ? b.constant : reinterpret_cast<const float*>(impl_->arena.data() + b.arena_offset);
+    std::memcpy(t.data.data(), source, sizeof(float) * t.data.size());
     outputs.push_back(std::move(t));
   }
   return outputs;

@@ -21,7 +21,10 @@ std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent
                      {"args", {{"tile", e.tile}, {"op", node.op}, {"kernel", node.kernel}}}});
   }
   for (uint32_t t = 0; t < threads; ++t) {
-    trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", t},
+    trace.push_back({{"name", "thread_name"},
+                     {"ph", "M"},
+                     {"pid", 1},
+                     {"tid", t},
                      {"args", {{"name", "executor " + std::to_string(t)}}}});
   }
   nlohmann::json root = {{"traceEvents", trace}, {"displayTimeUnit", "ms"}, {"otherData", {{"model", info.name}}}};

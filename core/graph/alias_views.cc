@@ -5,23 +5,15 @@ namespace tessera::graph {
 
 namespace {
 
-// The non-unit dimensions of `t`, in memory order, named by the input dimension they
-// come from (`to_input[d]` for the output's dimension d).
-std::vector<int> memory_order(const Tensor& t, const std::vector<int>& to_input) {
-  std::vector<int> order;
-  for (int d : t.layout.perm) {
-    if (t.shape[d] != 1) order.push_back(to_input[d]);
-  }
-  return order;
-}
-
 bool moves_no_bytes(const Graph& g, const Node& node) {
   if (ops::is_view(node.attrs)) return true;
   const auto* t = std::get_if<ops::TransposeAttrs>(&node.attrs);
   if (!t) return false;
   const Tensor& in = g.tensors[node.inputs[0]];
   const Tensor& out = g.tensors[node.output];
-  return memory_order(out, t->perm) == memory_order(in, Layout::identity(static_cast<int>(in.shape.size())).perm);
+  // Output dimension d is input dimension perm[d]; compare both in input dimensions.
+  const std::vector<int> itself = Layout::identity(static_cast<int>(in.shape.size())).perm;
+  return ops::memory_order(out.shape, out.layout, t->perm) == ops::memory_order(in.shape, in.layout, itself);
 }
 
 }  // namespace

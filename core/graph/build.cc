@@ -38,7 +38,9 @@ Result<Graph> build_graph(const model::ModelDesc& model) {
         inputs.push_back(-1);
         continue;
       }
-      const int id = by_name.at(name);  // the loader checked every name resolves
+      const auto found = by_name.find(name);
+      if (found == by_name.end()) return Status::error(desc.path() + ": internal error: unresolved input " + name);
+      const int id = found->second;
       const Tensor& t = g.tensors[id];
       parsed.push_back({true, t.shape, t.dtype, t.constant});
       inputs.push_back(id);
@@ -60,10 +62,11 @@ Result<Graph> build_graph(const model::ModelDesc& model) {
   }
   for (size_t i = 0; i < model.outputs.size(); ++i) {
     const model::ValueInfo& declared = model.outputs[i];
-    const int id = by_name.at(declared.name);
-    Tensor& t = g.tensors[id];
     const std::string path = "outputs[" + std::to_string(i) + "] \"" + declared.name + "\"";
-    if (t.is_constant()) return Status::error(path + ": is a constant; outputs must be computed from the inputs");
+    const auto found = by_name.find(declared.name);
+    if (found == by_name.end()) return Status::error(path + ": internal error: unresolved output");
+    const int id = found->second;
+    Tensor& t = g.tensors[id];
     if (t.shape != declared.shape) {
       return Status::error(path + ": declared shape " + ops::shape_string(declared.shape) + " but the graph computes " +
                            ops::shape_string(t.shape));

@@ -38,7 +38,8 @@ void fold_into_conv(Graph& g, Node& bn, int conv_index) {
   const int64_t per_channel = ops::element_count(w.shape) / out_channels;
   std::vector<float> weights(w.floats(), w.floats() + ops::element_count(w.shape));
   std::vector<float> bias(out_channels, 0.0f);
-  if (attrs.has_bias) bias.assign(g.tensors[conv.inputs[2]].floats(), g.tensors[conv.inputs[2]].floats() + out_channels);
+  if (attrs.has_bias)
+    bias.assign(g.tensors[conv.inputs[2]].floats(), g.tensors[conv.inputs[2]].floats() + out_channels);
   for (int64_t m = 0; m < out_channels; ++m) {
     for (int64_t i = 0; i < per_channel; ++i) weights[m * per_channel + i] *= f.scale[m];
     bias[m] = bias[m] * f.scale[m] + f.shift[m];

@@ -1,4 +1,5 @@
-// Constant folding: a node fed only by constants is evaluated once, by its reference kernel.
+// Constant folding: a node fed only by constants is evaluated once, by its reference kernel
+// (also when its output is a graph output: the session then copies the constant out).
 #include "core/graph/passes.h"
 
 namespace tessera::graph {
@@ -6,7 +7,7 @@ namespace tessera::graph {
 void fold_constants(Graph& g) {
   for (Node& node : g.nodes) {
     Tensor& out = g.tensors[node.output];
-    if (node.removed || out.is_graph_output) continue;
+    if (node.removed) continue;
     bool all_constant = true;
     for (int input : node.inputs) all_constant = all_constant && (input < 0 || g.tensors[input].is_constant());
     if (!all_constant) continue;

@@ -16,9 +16,7 @@ bool is_add(const Node& n) {
   return b && b->op == BinaryOp::kAdd && !b->epilogue.has_clamp() && !b->epilogue.has_activation();
 }
 
-bool epilogue_empty(const ops::Epilogue& e) {
-  return e.residual_input < 0 && !e.has_clamp() && !e.has_activation();
-}
+bool epilogue_empty(const ops::Epilogue& e) { return e.residual_input < 0 && !e.has_clamp() && !e.has_activation(); }
 
 // `other` broadcasts along every dim but `dim` of `out` and holds out[dim] values there.
 bool is_vector_along(const Shape& other, const Shape& out, int dim) {
@@ -42,23 +40,26 @@ bool fuse_conv_bias(Graph& g, Node& p, int constant) {
   return true;
 }
 
-// A constant added to a MatMul's output per column: fold into its bias.
+// A constant added to a MatMul's output per column (or a scalar): fold into its bias.
 bool fuse_matmul_bias(Graph& g, Node& p, int constant) {
   auto& a = std::get<ops::MatMulAttrs>(p.attrs);
   const Tensor& c = g.tensors[constant];
-  const Shape& out = g.tensors[p.output].shape;
-  const int64_t n = out.back();
-  const bool per_column = ops::element_count(c.shape) == n && c.shape.back() == n;
-  if (!epilogue_empty(a.epilogue) || !per_column) return false;
-  std::vector<float> bias(c.floats(), c.floats() + n);
+  const ops::MatMulDims d = ops::matmul_dims(a, g.shapes_of(p));
+  const int64_t count = ops::element_count(c.shape);
+  const bool scalar = count == 1;
+  // Per column means along the output's last dimension, which must be N (B not a vector).
+  const bool per_column = d.n_dim >= 0 && count == d.n && !c.shape.empty() && c.shape.back() == d.n;
+  if (!epilogue_empty(a.epilogue) || !(scalar || per_column)) return false;
+  std::vector<float> bias(d.n);
+  for (int64_t j = 0; j < d.n; ++j) bias[j] = c.floats()[scalar ? 0 : j];
   if (a.bias_input >= 0) {
     const Tensor& old = g.tensors[p.inputs[a.bias_input]];
-    const bool scalar = ops::element_count(old.shape) == 1;
-    for (int64_t j = 0; j < n; ++j) bias[j] += a.bias_scale * old.floats()[scalar ? 0 : j];
-    p.inputs[a.bias_input] = g.add_constant(p.name + ".bias+add", {n}, std::move(bias));
+    const bool old_scalar = ops::element_count(old.shape) == 1;
+    for (int64_t j = 0; j < d.n; ++j) bias[j] += a.bias_scale * old.floats()[old_scalar ? 0 : j];
+    p.inputs[a.bias_input] = g.add_constant(p.name + ".bias+add", {d.n}, std::move(bias));
   } else {
     a.bias_input = static_cast<int>(p.inputs.size());
-    p.inputs.push_back(g.add_constant(p.name + ".bias+add", {n}, std::move(bias)));
+    p.inputs.push_back(g.add_constant(p.name + ".bias+add", {d.n}, std::move(bias)));
   }
   a.bias_scale = 1.0f;
   return true;
@@ -113,11 +114,14 @@ bool fuse_next(Graph& g, int producer_index) {
   const auto consumers = g.consumers();
   if (consumers[p.output].size() != 1) return false;
   Node& c = g.nodes[consumers[p.output][0]];
+  // The consumer must not broadcast the producer's output to a larger shape.
+  if (g.tensors[c.output].shape != out.shape) return false;
   ops::Epilogue* e = ops::op_epilogue(p.attrs);
   bool fused = false;
   if (auto* u = std::get_if<ops::UnaryAttrs>(&c.attrs)) {
     fused = fuse_activation(*e, *u);
-  } else if (auto* b = std::get_if<ops::BinaryAttrs>(&c.attrs); b && !b->epilogue.has_clamp() && !b->epilogue.has_activation()) {
+  } else if (auto* b = std::get_if<ops::BinaryAttrs>(&c.attrs);
+             b && !b->epilogue.has_clamp() && !b->epilogue.has_activation()) {
     const int other = c.inputs[0] == p.output ? c.inputs[1] : c.inputs[0];
     if (other == p.output) return false;  // x + x
     if (is_add(c) && g.tensors[other].is_constant() && std::holds_alternative<ops::ConvAttrs>(p.attrs)) {

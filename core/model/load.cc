@@ -26,9 +26,7 @@ const char* dtype_name(DType dtype) {
 
 size_t dtype_size(DType dtype) { return dtype == DType::kInt64 ? 8 : 4; }
 
-std::string NodeDesc::path() const {
-  return "nodes[" + std::to_string(index) + "] (" + op + " \"" + name + "\")";
-}
+std::string NodeDesc::path() const { return "nodes[" + std::to_string(index) + "] (" + op + " \"" + name + "\")"; }
 
 namespace {
 
@@ -42,12 +40,11 @@ std::string type_name(const json& value) {
   return std::string("a ") + value.type_name();
 }
 
-Result<const json*> member(const json& object, const char* key, const std::string& path,
-                           json::value_t type, const char* type_text) {
+Result<const json*> member(const json& object, const char* key, const std::string& path, json::value_t type,
+                           const char* type_text) {
   auto it = object.find(key);
   if (it == object.end()) return Status::error(path + ": missing \"" + key + "\"");
-  const bool matches = type == json::value_t::number_integer ? it->is_number_integer()
-                                                             : it->type() == type;
+  const bool matches = type == json::value_t::number_integer ? it->is_number_integer() : it->type() == type;
   if (!matches) {
     return Status::error(path + ": \"" + key + "\" must be " + type_text + ", got " + type_name(*it));
   }
@@ -64,13 +61,12 @@ Result<DType> parse_dtype(const json& object, const std::string& path) {
   for (DType dtype : {DType::kFloat32, DType::kInt64, DType::kInt32}) {
     if (text == dtype_name(dtype)) return dtype;
   }
-  return Status::error(path + ": unsupported dtype " + in_quotes(text) +
-                       " (expected float32, int64 or int32)");
+  return Status::error(path + ": unsupported dtype " + in_quotes(text) + " (expected float32, int64 or int32)");
 }
 
-Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& path,
-                                         int64_t* element_count) {
-  TESSERA_ASSIGN_OR_RETURN(const json* shape, member(object, "shape", path, json::value_t::array, "a list of integers"));
+Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& path, int64_t* element_count) {
+  TESSERA_ASSIGN_OR_RETURN(const json* shape,
+                           member(object, "shape", path, json::value_t::array, "a list of integers"));
   if (shape->size() > kMaxRank) {
     return Status::error(path + ": rank " + std::to_string(shape->size()) + " exceeds the maximum of " +
                          std::to_string(kMaxRank));
@@ -119,10 +115,8 @@ Result<AttrValue> parse_attribute(const json& value, const std::string& path) {
     attr.kind = AttrValue::Kind::kString;
     attr.s = value.get<std::string>();
   } else if (value.is_array()) {
-    const bool all_ints = std::all_of(value.begin(), value.end(),
-                                      [](const json& v) { return v.is_number_integer(); });
-    const bool all_numbers = std::all_of(value.begin(), value.end(),
-                                         [](const json& v) { return v.is_number(); });
+    const bool all_ints = std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_number_integer(); });
+    const bool all_numbers = std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_number(); });
     if (!all_numbers) return Status::error(path + ": a list attribute must hold only numbers");
     attr.kind = all_ints ? AttrValue::Kind::kInts : AttrValue::Kind::kFloats;
     for (const json& v : value) {
@@ -163,8 +157,7 @@ Result<NodeDesc> parse_node(const json& entry, int index) {
   if (auto it = entry.find("attributes"); it != entry.end()) {
     if (!it->is_object()) return Status::error(path + ": \"attributes\" must be an object");
     for (const auto& [key, value] : it->items()) {
-      TESSERA_ASSIGN_OR_RETURN(node.attributes[key],
-                               parse_attribute(value, path + ": attribute " + in_quotes(key)));
+      TESSERA_ASSIGN_OR_RETURN(node.attributes[key], parse_attribute(value, path + ": attribute " + in_quotes(key)));
     }
   }
   return node;
@@ -179,8 +172,10 @@ Result<Initializer> parse_initializer(const json& entry, int index, const Aligne
   path += " " + in_quotes(init.name);
   TESSERA_ASSIGN_OR_RETURN(init.dtype, parse_dtype(entry, path));
   TESSERA_ASSIGN_OR_RETURN(init.shape, parse_shape(entry, path, &init.element_count));
-  TESSERA_ASSIGN_OR_RETURN(const json* offset_json, member(entry, "offset", path, json::value_t::number_integer, "an integer"));
-  TESSERA_ASSIGN_OR_RETURN(const json* length_json, member(entry, "length", path, json::value_t::number_integer, "an integer"));
+  TESSERA_ASSIGN_OR_RETURN(const json* offset_json,
+                           member(entry, "offset", path, json::value_t::number_integer, "an integer"));
+  TESSERA_ASSIGN_OR_RETURN(const json* length_json,
+                           member(entry, "length", path, json::value_t::number_integer, "an integer"));
   const int64_t offset = offset_json->get<int64_t>();
   const int64_t length = length_json->get<int64_t>();
   const int64_t element_bytes = static_cast<int64_t>(dtype_size(init.dtype));
@@ -286,7 +281,8 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   if (!root.is_object()) return Status::error("model JSON must be an object");
   TESSERA_ASSIGN_OR_RETURN(std::string format, string_member(root, "format", "model"));
   if (format != "tessera") return Status::error("model: \"format\" must be \"tessera\", got " + in_quotes(format));
-  TESSERA_ASSIGN_OR_RETURN(const json* version, member(root, "version", "model", json::value_t::number_integer, "an integer"));
+  TESSERA_ASSIGN_OR_RETURN(const json* version,
+                           member(root, "version", "model", json::value_t::number_integer, "an integer"));
   if (*version != 1) {
     return Status::error("model: format version " + version->dump() + " is not supported (this build reads version 1)");
   }

@@ -59,7 +59,7 @@ struct ModelDesc {
   std::vector<ValueInfo> inputs;
   std::vector<ValueInfo> outputs;
   std::vector<Initializer> initializers;
-  std::vector<NodeDesc> nodes;  // topologically ordered
+  std::vector<NodeDesc> nodes;                   // topologically ordered
   std::shared_ptr<const AlignedBuffer> weights;  // owns every initializer's bytes
 };
 

@@ -22,10 +22,11 @@ Result<ParsedOp> parse_batch_norm(NodeParser& p) {
   for (size_t i = 1; i < 5; ++i) {
     if (!p.constant_floats(i)) return p.error(std::string(names[i]) + " must be a float32 initializer");
     if (p.shape(i) != Shape{x[1]}) {
-      return p.error(std::string(names[i]) + " " + shape_string(p.shape(i)) + " must be [" + std::to_string(x[1]) + "]");
+      return p.error(std::string(names[i]) + " " + shape_string(p.shape(i)) + " must be [" + std::to_string(x[1]) +
+                     "]");
     }
   }
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   return ParsedOp{a, x};
 }
 

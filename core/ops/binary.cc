@@ -12,19 +12,6 @@ namespace tessera::ops {
 
 using kernels::BinaryOp;
 
-const char* binary_op_name(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd: return "Add";
-    case BinaryOp::kSub: return "Sub";
-    case BinaryOp::kMul: return "Mul";
-    case BinaryOp::kDiv: return "Div";
-    case BinaryOp::kPow: return "Pow";
-    case BinaryOp::kMax: return "Max";
-    case BinaryOp::kMin: return "Min";
-  }
-  return "?";
-}
-
 bool broadcast_shapes(const Shape& a, const Shape& b, Shape* out) {
   const size_t rank = std::max(a.size(), b.size());
   Shape result(rank);
@@ -66,7 +53,8 @@ Strides broadcast_strides(const Shape& input, const Strides& input_strides, cons
 
 std::vector<float> broadcast_to(const float* data, const Shape& from, const Shape& to) {
   const Layout identity = Layout::identity(static_cast<int>(to.size()));
-  const Strides src = broadcast_strides(from, logical_strides(from, Layout::identity(static_cast<int>(from.size()))), to);
+  const Strides src =
+      broadcast_strides(from, logical_strides(from, Layout::identity(static_cast<int>(from.size()))), to);
   std::vector<float> out(static_cast<size_t>(element_count(to)));
   walk_region(Region::whole(to), identity, std::array<Strides, 2>{src, logical_strides(to, identity)},
               [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
@@ -80,15 +68,19 @@ Result<ParsedOp> parse_binary(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 2));
   BinaryAttrs a;
   const std::string& name = p.desc().op;
-  if (name == "Add") a.op = BinaryOp::kAdd;
-  else if (name == "Sub") a.op = BinaryOp::kSub;
-  else if (name == "Mul") a.op = BinaryOp::kMul;
-  else if (name == "Div") a.op = BinaryOp::kDiv;
-  else if (name == "Pow") a.op = BinaryOp::kPow;
-  else return p.error("is not a binary op");
-  for (size_t i = 0; i < 2; ++i) {
-    if (p.is_constant(i) && !p.constant_floats(i)) return p.error("input " + std::to_string(i) + " must be float32");
-  }
+  if (name == "Add")
+    a.op = BinaryOp::kAdd;
+  else if (name == "Sub")
+    a.op = BinaryOp::kSub;
+  else if (name == "Mul")
+    a.op = BinaryOp::kMul;
+  else if (name == "Div")
+    a.op = BinaryOp::kDiv;
+  else if (name == "Pow")
+    a.op = BinaryOp::kPow;
+  else
+    return p.error("is not a binary op");
+  for (size_t i = 0; i < 2; ++i) TESSERA_RETURN_IF_ERROR(p.expect_float(i));
   Shape out;
   if (!broadcast_shapes(p.shape(0), p.shape(1), &out)) {
     return p.error("cannot broadcast " + shape_string(p.shape(0)) + " with " + shape_string(p.shape(1)));
@@ -149,7 +141,10 @@ class BinaryKernel final : public TileKernel {
   static constexpr int64_t kGatherChunk = 1024;
 
   BinaryKernel(const BinaryAttrs& a, const BindArgs& args)
-      : attrs_(a), a_(args.inputs[0]), b_(args.inputs[1]), out_(args.output),
+      : attrs_(a),
+        a_(args.inputs[0]),
+        b_(args.inputs[1]),
+        out_(args.output),
         kernels_(kernels::best_elementwise_kernels(args.max_isa)) {
     strides_ = {broadcast_strides(a_.shape, a_.strides, out_.shape),
                 broadcast_strides(b_.shape, b_.strides, out_.shape), out_.strides};
@@ -180,7 +175,7 @@ class BinaryKernel final : public TileKernel {
                   }
                 });
   }
-  size_t scratch_floats() const override { return 2 * kGatherChunk; }
+  size_t scratch_floats(const Region&) const override { return 2 * kGatherChunk; }
   std::string kernel_name() const override { return kernels_.name; }
 
  private:

@@ -17,8 +17,6 @@ LayoutChoice choose_layout(const BinaryAttrs&, const OpShapes&, const LayoutQuer
 void reference(const BinaryAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
 Result<std::unique_ptr<TileKernel>> bind(const BinaryAttrs&, const BindArgs&);
 
-const char* binary_op_name(kernels::BinaryOp op);
-
 // The output region an input of `input_shape` reads for output region `out`, under numpy
 // broadcasting (dims of size 1 read index 0; missing leading dims are dropped).
 Region broadcast_footprint(const Shape& input_shape, const Shape& output_shape, const Region& out);

@@ -21,7 +21,7 @@ Result<ParsedOp> parse_concat(NodeParser& p) {
   out[a.axis] = 0;
   for (size_t i = 0; i < p.num_inputs(); ++i) {
     if (!p.has_input(i)) return p.error("input " + std::to_string(i) + " is missing");
-    if (p.is_constant(i) && !p.constant_floats(i)) return p.error("input " + std::to_string(i) + " must be float32");
+    TESSERA_RETURN_IF_ERROR(p.expect_float(i));
     const Shape& s = p.shape(i);
     bool matches = s.size() == first.size();
     for (size_t d = 0; matches && d < s.size(); ++d) matches = static_cast<int>(d) == a.axis || s[d] == first[d];
@@ -100,8 +100,8 @@ void copy_slice(const ConcatAttrs& a, const OpShapes& s, int i, const Region& re
 void reference(const ConcatAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
   const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
   for (size_t i = 0; i < s.inputs.size(); ++i) {
-    copy_slice(a, s, static_cast<int>(i), Region::whole(s.output), identity, logical_strides(s.inputs[i], identity), in[i],
-               logical_strides(s.output, identity), out);
+    copy_slice(a, s, static_cast<int>(i), Region::whole(s.output), identity, logical_strides(s.inputs[i], identity),
+               in[i], logical_strides(s.output, identity), out);
   }
 }
 
@@ -109,7 +109,8 @@ namespace {
 
 class ConcatKernel final : public TileKernel {
  public:
-  ConcatKernel(const ConcatAttrs& a, const BindArgs& args) : attrs_(a), shapes_(args.shapes), in_(args.inputs), out_(args.output) {}
+  ConcatKernel(const ConcatAttrs& a, const BindArgs& args)
+      : attrs_(a), shapes_(args.shapes), in_(args.inputs), out_(args.output) {}
 
   void run(const Region& region, const ExecContext& ctx) const override {
     float* y = tensor_data(out_, ctx);

@@ -21,7 +21,7 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   if (w.size() != 4) return p.error("weights must be 4-D [M, C/group, kH, kW], got " + shape_string(w));
   if (!p.constant_floats(1)) return p.error("weights (input 1) must be a float32 initializer");
   if (p.has_input(2) && !p.constant_floats(2)) return p.error("bias (input 2) must be a float32 initializer");
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   ConvAttrs a;
   TESSERA_ASSIGN_OR_RETURN(a.group, p.get_int("group", 1));
   TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> kernel_shape, p.get_ints("kernel_shape", {w[2], w[3]}, 2));
@@ -42,7 +42,9 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   TESSERA_ASSIGN_OR_RETURN(ParsedWindow parsed, parse_window(p, x, kernel_shape.data(), false));
   static_cast<Window&>(a) = parsed.window;
   a.has_bias = p.has_input(2);
-  return ParsedOp{a, Shape{x[0], w[0], parsed.out_h, parsed.out_w}};
+  const Shape out{x[0], w[0], parsed.out_h, parsed.out_w};
+  TESSERA_RETURN_IF_ERROR(p.check_work(out, w[1] * w[2] * w[3]));
+  return ParsedOp{a, out};
 }
 
 OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {

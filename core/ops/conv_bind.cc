@@ -28,7 +28,10 @@ ConvGeometry geometry(const ConvAttrs& a, const OpShapes& s) {
 class ConvKernelBase : public TileKernel {
  protected:
   ConvKernelBase(const ConvAttrs& a, const BindArgs& args)
-      : attrs_(a), g_(geometry(a, args.shapes)), in_(args.inputs[0]), out_(args.output),
+      : attrs_(a),
+        g_(geometry(a, args.shapes)),
+        in_(args.inputs[0]),
+        out_(args.output),
         elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
     if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
   }
@@ -53,15 +56,15 @@ class DepthwiseConvKernel final : public ConvKernelBase {
       : ConvKernelBase(a, args), kernel_(kernels::best_dwconv_kernel(args.max_isa)) {
     const int64_t taps = a.kernel_h * a.kernel_w;
     packed_ = AlignedBuffer::allocate(sizeof(float) * g_.out_c * taps);
+    if (!valid()) return;
     kernels::pack_dwconv_weights(g_.out_c, taps, weights, packed_.as<float>());
     bias_.assign(g_.out_c, 0.0f);
     if (bias) std::copy(bias, bias + g_.out_c, bias_.begin());
-    dw_ = {static_cast<size_t>(g_.in_h), static_cast<size_t>(g_.in_w), static_cast<size_t>(g_.in_c),
-           static_cast<size_t>(g_.out_h), static_cast<size_t>(g_.out_w),
-           static_cast<size_t>(a.kernel_h), static_cast<size_t>(a.kernel_w),
-           static_cast<size_t>(a.stride_h), static_cast<size_t>(a.stride_w),
-           static_cast<size_t>(a.dilation_h), static_cast<size_t>(a.dilation_w),
-           static_cast<size_t>(a.pad_top), static_cast<size_t>(a.pad_left)};
+    dw_ = {static_cast<size_t>(g_.in_h),      static_cast<size_t>(g_.in_w),      static_cast<size_t>(g_.in_c),
+           static_cast<size_t>(g_.out_h),     static_cast<size_t>(g_.out_w),     static_cast<size_t>(a.kernel_h),
+           static_cast<size_t>(a.kernel_w),   static_cast<size_t>(a.stride_h),   static_cast<size_t>(a.stride_w),
+           static_cast<size_t>(a.dilation_h), static_cast<size_t>(a.dilation_w), static_cast<size_t>(a.pad_top),
+           static_cast<size_t>(a.pad_left)};
   }
 
   void run(const Region& r, const ExecContext& ctx) const override {
@@ -84,6 +87,7 @@ class DepthwiseConvKernel final : public ConvKernelBase {
     }
   }
   std::string kernel_name() const override { return kernel_.name; }
+  bool valid() const { return packed_.data() != nullptr; }
 
  private:
   const kernels::DwConvKernel& kernel_;
@@ -99,6 +103,7 @@ class IgemmConvKernel final : public ConvKernelBase {
     taps_ = a.kernel_h * a.kernel_w;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
     packed_ = AlignedBuffer::allocate(sizeof(float) * group_floats_ * g_.group);
+    if (!valid()) return;
     for (int64_t grp = 0; grp < g_.group; ++grp) {
       const int64_t first = grp * g_.out_per_group;
       kernels::pack_conv_weights(gemm_.nr, g_.out_per_group, g_.in_per_group, taps_,
@@ -126,7 +131,8 @@ class IgemmConvKernel final : public ConvKernelBase {
           for (int64_t p = 0; p < pixels; p += gemm_.mr) {
             const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
             fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
-            for (int64_t c = c0; c < c1; c += gemm_.nr) compute(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
+            for (int64_t c = c0; c < c1; c += gemm_.nr)
+              compute(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
           }
         } else {
           // Large weights: one panel at a time stays in L2 while the pixels stream past.
@@ -142,10 +148,11 @@ class IgemmConvKernel final : public ConvKernelBase {
     }
   }
 
-  size_t scratch_floats() const override {
+  size_t scratch_floats(const Region&) const override {
     return (sizeof(const float*) * taps_ * gemm_.mr + sizeof(float) - 1) / sizeof(float);
   }
   std::string kernel_name() const override { return gemm_.name; }
+  bool valid() const { return packed_.data() != nullptr; }
 
  private:
   struct Block {
@@ -182,7 +189,8 @@ class IgemmConvKernel final : public ConvKernelBase {
         for (int64_t kw = 0; kw < attrs_.kernel_w; ++kw) {
           const int64_t iw = ow * attrs_.stride_w - attrs_.pad_left + kw * attrs_.dilation_w;
           const bool inside = row_inside && iw >= 0 && iw < g_.in_w;
-          a[(kh * attrs_.kernel_w + kw) * gemm_.mr + i] = inside ? image + (ih * g_.in_w + iw) * g_.in_c : zeros_.data();
+          a[(kh * attrs_.kernel_w + kw) * gemm_.mr + i] =
+              inside ? image + (ih * g_.in_w + iw) * g_.in_c : zeros_.data();
         }
       }
       if (i + 1 < m && ++ow == g_.out_w) ow = 0, ++oh;  // rows past m repeat the last pixel
@@ -203,6 +211,7 @@ class IgemmConvKernel final : public ConvKernelBase {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& args) {
+  auto out_of_memory = [&] { return Status::error(args.path + ": out of memory packing weights"); };
   const float* weights = args.inputs[1].constant;
   const float* bias = a.has_bias ? args.inputs[2].constant : nullptr;
   if (weights == nullptr || (a.has_bias && bias == nullptr)) {
@@ -210,9 +219,13 @@ Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& arg
   }
   const ConvGeometry g = geometry(a, args.shapes);
   if (g.group == g.in_c && g.group == g.out_c) {
-    return std::unique_ptr<TileKernel>(new DepthwiseConvKernel(a, args, weights, bias));
+    auto kernel = std::make_unique<DepthwiseConvKernel>(a, args, weights, bias);
+    if (!kernel->valid()) return out_of_memory();
+    return std::unique_ptr<TileKernel>(std::move(kernel));
   }
-  return std::unique_ptr<TileKernel>(new IgemmConvKernel(a, args, weights, bias));
+  auto kernel = std::make_unique<IgemmConvKernel>(a, args, weights, bias);
+  if (!kernel->valid()) return out_of_memory();
+  return std::unique_ptr<TileKernel>(std::move(kernel));
 }
 
 }  // namespace tessera::ops

@@ -23,15 +23,18 @@ TEST_CASE("conv matches the reference over random geometries") {
     int64_t group = 1, c = random_int(rng, 1, 20), m = random_int(rng, 1, 40);
     switch (seed % 3) {
       case 0: group = c, m = c; break;  // depthwise
-      case 1: group = random_int(rng, 1, 3), c = group * random_int(rng, 1, 5), m = group * random_int(rng, 1, 9); break;
+      case 1:
+        group = random_int(rng, 1, 3), c = group * random_int(rng, 1, 5), m = group * random_int(rng, 1, 9);
+        break;
       default: break;
     }
     const auto x = b.input({n, c, h, w});
     const auto wt = b.weight({m, c / group, kh, kw}, -0.5f, 0.5f);
     std::vector<std::string> inputs{x, wt};
     if (seed % 2) inputs.push_back(b.weight({m}));
-    const auto y = b.node("Conv", inputs,
-                          {{"strides", {stride, stride}}, {"dilations", {dilation, dilation}}, {"pads", pads}, {"group", group}});
+    const auto y =
+        b.node("Conv", inputs,
+               {{"strides", {stride, stride}}, {"dilations", {dilation, dilation}}, {"pads", pads}, {"group", group}});
     check_against_reference(b.build({y}));
   }
 }
@@ -59,7 +62,8 @@ TEST_CASE("conv fuses batchnorm, bias add, residual add and activations into its
   ModelBuilder b(3);
   const auto x = b.input({2, 8, 13, 11});
   auto y = b.node("Conv", {x, b.weight({8, 8, 3, 3}, -0.3f, 0.3f)}, {{"pads", {1, 1, 1, 1}}});
-  y = b.node("BatchNormalization", {y, b.weight({8}, 0.5f, 1.5f), b.weight({8}), b.weight({8}), b.weight({8}, 0.5f, 2.0f)});
+  y = b.node("BatchNormalization",
+             {y, b.weight({8}, 0.5f, 1.5f), b.weight({8}), b.weight({8}), b.weight({8}, 0.5f, 2.0f)});
   y = b.node("Add", {y, x});
   y = b.node("Relu", {y});
   auto z = b.node("Conv", {y, b.weight({16, 8, 1, 1})});

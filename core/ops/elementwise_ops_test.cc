@@ -8,10 +8,16 @@ namespace tessera::testing {
 namespace {
 
 TEST_CASE("every unary op matches the reference") {
-  const std::vector<std::pair<const char*, nlohmann::json>> ops = {
-      {"Relu", {}},        {"LeakyRelu", {{"alpha", 0.2}}}, {"Sigmoid", {}},    {"Tanh", {}},
-      {"HardSigmoid", {{"alpha", 0.3}, {"beta", 0.4}}},     {"HardSwish", {}}, {"Erf", {}},
-      {"Gelu", {}},        {"Gelu", {{"approximate", "tanh"}}},                 {"Clip", {{"min", -0.5}, {"max", 0.7}}}};
+  const std::vector<std::pair<const char*, nlohmann::json>> ops = {{"Relu", {}},
+                                                                   {"LeakyRelu", {{"alpha", 0.2}}},
+                                                                   {"Sigmoid", {}},
+                                                                   {"Tanh", {}},
+                                                                   {"HardSigmoid", {{"alpha", 0.3}, {"beta", 0.4}}},
+                                                                   {"HardSwish", {}},
+                                                                   {"Erf", {}},
+                                                                   {"Gelu", {}},
+                                                                   {"Gelu", {{"approximate", "tanh"}}},
+                                                                   {"Clip", {{"min", -0.5}, {"max", 0.7}}}};
   uint32_t seed = 1;
   for (const auto& [op, attrs] : ops) {
     INFO(op);
@@ -33,7 +39,7 @@ TEST_CASE("clip takes its bounds from opset-11 inputs, either of which may be om
 
 TEST_CASE("binary ops broadcast like numpy") {
   const std::vector<std::pair<Dims, Dims>> shapes = {
-      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}},        {{2, 3, 4}, {3, 1}}, {{1, 3, 1}, {2, 1, 5}},
+      {{2, 3, 4}, {2, 3, 4}}, {{2, 3, 4}, {4}},          {{2, 3, 4}, {3, 1}}, {{1, 3, 1}, {2, 1, 5}},
       {{5}, {3, 5}},          {{2, 1, 4, 1}, {3, 1, 6}}, {{1}, {7, 9}},       {{6, 1}, {1, 6}}};
   uint32_t seed = 20;
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow"}) {
@@ -54,7 +60,7 @@ TEST_CASE("binary ops mix NHWC conv outputs with row-major tensors") {
   ModelBuilder b(31);
   const auto x = b.input({2, 4, 7, 9});
   const auto conv = b.node("Conv", {x, b.weight({4, 4, 1, 1})});
-  const auto sum = b.node("Add", {conv, x});             // NHWC + NCHW
+  const auto sum = b.node("Add", {conv, x});                    // NHWC + NCHW
   const auto gate = b.node("Mul", {conv, b.input({4, 1, 1})});  // per-channel, run-time
   const auto both = b.node("Sub", {b.node("Sigmoid", {gate}), sum});
   check_against_reference(b.build({both, sum}), {.tolerance = 1e-5});

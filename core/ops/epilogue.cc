@@ -7,9 +7,7 @@
 
 namespace tessera::ops {
 
-bool Epilogue::has_clamp() const {
-  return clamp.min != kernels::MinMax().min || clamp.max != kernels::MinMax().max;
-}
+bool Epilogue::has_clamp() const { return clamp.min != kernels::MinMax().min || clamp.max != kernels::MinMax().max; }
 
 std::string Epilogue::describe() const {
   std::string s;

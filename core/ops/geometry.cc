@@ -51,15 +51,12 @@ std::array<int64_t, kMaxRank> logical_strides(const Shape& shape, const Layout& 
   return strides;
 }
 
-bool same_memory_order(const Shape& shape, const Layout& a, const Layout& b) {
-  auto non_unit_order = [&](const Layout& layout) {
-    std::vector<int> order;
-    for (int d : layout.perm) {
-      if (shape[d] != 1) order.push_back(d);
-    }
-    return order;
-  };
-  return non_unit_order(a) == non_unit_order(b);
+std::vector<int> memory_order(const Shape& shape, const Layout& layout, const std::vector<int>& source) {
+  std::vector<int> order;
+  for (int d : layout.perm) {
+    if (shape[d] != 1) order.push_back(source[d]);
+  }
+  return order;
 }
 
 Region Region::whole(const Shape& shape) {
@@ -89,16 +86,6 @@ bool Region::operator==(const Region& other) const {
     if (begin[d] != other.begin[d] || end[d] != other.end[d]) return false;
   }
   return true;
-}
-
-Region intersect(const Region& region, const Region& bounds) {
-  TESSERA_CHECK(region.rank == bounds.rank);
-  Region r = region;
-  for (int d = 0; d < r.rank; ++d) {
-    r.begin[d] = std::max(region.begin[d], bounds.begin[d]);
-    r.end[d] = std::min(region.end[d], bounds.end[d]);
-  }
-  return r;
 }
 
 ElementRange element_hull(const Region& region, const std::array<int64_t, kMaxRank>& strides) {

@@ -34,9 +34,11 @@ struct Layout {
 // Element strides indexed by logical dimension, for `shape` stored in `layout`.
 std::array<int64_t, kMaxRank> logical_strides(const Shape& shape, const Layout& layout);
 
-// True when storing `shape` in layout `a` or `b` puts every element at the same offset
-// (only size-1 dimensions move): converting between them is a no-op.
-bool same_memory_order(const Shape& shape, const Layout& a, const Layout& b);
+// The dimensions of `shape` that are not 1, outermost first in `layout`'s memory order,
+// each named by `source[d]` (the dimension of some other tensor it stands for). Two
+// tensors with equal sequences hold the same bytes in the same order: converting between
+// them moves nothing.
+std::vector<int> memory_order(const Shape& shape, const Layout& layout, const std::vector<int>& source);
 
 // A box [begin, end) per logical dimension.
 struct Region {
@@ -50,9 +52,6 @@ struct Region {
   bool empty() const;
   bool operator==(const Region& other) const;
 };
-
-// The box of `region` with every dimension clipped to `bounds` (may become empty).
-Region intersect(const Region& region, const Region& bounds);
 
 // [first, last] element offsets touched by `region` in a tensor with these strides:
 // a conservative hull used for memory-reuse hazards.

@@ -22,7 +22,7 @@ int64_t row_length(const LayerNormAttrs& a, const Shape& shape) {
 Result<ParsedOp> parse_layer_norm(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 3));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   LayerNormAttrs a;
   TESSERA_ASSIGN_OR_RETURN(int64_t axis, p.get_int("axis", -1));
   TESSERA_ASSIGN_OR_RETURN(a.axis, normalize_axis(p, axis, static_cast<int>(p.shape(0).size()), "axis"));
@@ -35,7 +35,8 @@ Result<ParsedOp> parse_layer_norm(NodeParser& p) {
     const char* what = i == 1 ? "scale" : "bias";
     if (!p.constant_floats(i)) return p.error(std::string(what) + " must be a float32 initializer");
     if (element_count(p.shape(i)) != n) {
-      return p.error(std::string(what) + " " + shape_string(p.shape(i)) + " must hold " + std::to_string(n) + " values");
+      return p.error(std::string(what) + " " + shape_string(p.shape(i)) + " must hold " + std::to_string(n) +
+                     " values");
     }
   }
   return ParsedOp{a, p.shape(0)};
@@ -89,7 +90,10 @@ namespace {
 class LayerNormKernel final : public TileKernel {
  public:
   LayerNormKernel(const LayerNormAttrs& a, const BindArgs& args)
-      : attrs_(a), n_(row_length(a, args.output.shape)), in_(args.inputs[0]), out_(args.output),
+      : attrs_(a),
+        n_(row_length(a, args.output.shape)),
+        in_(args.inputs[0]),
+        out_(args.output),
         scale_(args.inputs[1].constant),
         bias_(args.inputs.size() > 2 ? args.inputs[2].constant : nullptr),
         rows_(kernels::best_row_kernels(args.max_isa)) {}

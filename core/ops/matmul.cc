@@ -40,9 +40,7 @@ MatMulDims matmul_dims(const MatMulAttrs& a, const OpShapes& s) {
 Result<ParsedOp> parse_matmul(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 2));
-  for (size_t i = 0; i < 2; ++i) {
-    if (p.is_constant(i) && !p.constant_floats(i)) return p.error("input " + std::to_string(i) + " must be float32");
-  }
+  for (size_t i = 0; i < 2; ++i) TESSERA_RETURN_IF_ERROR(p.expect_float(i));
   const Shape& A = p.shape(0);
   const Shape& B = p.shape(1);
   if (A.empty() || B.empty()) return p.error("inputs must have rank 1 or more");
@@ -55,11 +53,11 @@ Result<ParsedOp> parse_matmul(NodeParser& p) {
   if (!broadcast_shapes(batch_of(A), batch_of(B), &batch)) {
     return p.error("cannot broadcast batch dimensions of " + shape_string(A) + " and " + shape_string(B));
   }
+  if (A.size() == 1 && B.size() == 1) return p.error("vector-vector MatMul is not supported");
   Shape out = batch;
   if (A.size() > 1) out.push_back(A[A.size() - 2]);
   if (B.size() > 1) out.push_back(B.back());
-  if (out.empty()) out.push_back(1);  // vector . vector: ONNX gives a scalar; we keep [1]
-  if (A.size() == 1 && B.size() == 1) return p.error("vector-vector MatMul is not supported");
+  TESSERA_RETURN_IF_ERROR(p.check_work(out, ka));
   return ParsedOp{MatMulAttrs{}, out};
 }
 
@@ -75,17 +73,18 @@ Result<ParsedOp> parse_gemm(NodeParser& p) {
   a.trans_b = trans_b != 0;
   const Shape& A = p.shape(0);
   const Shape& B = p.shape(1);
-  if (A.size() != 2 || B.size() != 2) return p.error("A and B must be 2-D, got " + shape_string(A) + " and " + shape_string(B));
-  for (size_t i = 0; i < 3; ++i) {
-    if (p.is_constant(i) && !p.constant_floats(i)) return p.error("input " + std::to_string(i) + " must be float32");
-  }
+  if (A.size() != 2 || B.size() != 2)
+    return p.error("A and B must be 2-D, got " + shape_string(A) + " and " + shape_string(B));
+  for (size_t i = 0; i < 3; ++i) TESSERA_RETURN_IF_ERROR(p.expect_float(i));
   const int64_t m = a.trans_a ? A[1] : A[0];
   const int64_t k = a.trans_a ? A[0] : A[1];
   const int64_t kb = a.trans_b ? B[1] : B[0];
   const int64_t n = a.trans_b ? B[0] : B[1];
-  if (k != kb) return p.error("inner dimensions differ: A' is [" + std::to_string(m) + ", " + std::to_string(k) +
-                              "], B' is [" + std::to_string(kb) + ", " + std::to_string(n) + "]");
+  if (k != kb)
+    return p.error("inner dimensions differ: A' is [" + std::to_string(m) + ", " + std::to_string(k) + "], B' is [" +
+                   std::to_string(kb) + ", " + std::to_string(n) + "]");
   const Shape out{m, n};
+  TESSERA_RETURN_IF_ERROR(p.check_work(out, k));
   if (p.has_input(2)) {
     const Shape& c = p.shape(2);
     Shape broadcast;
@@ -159,7 +158,8 @@ TilingHints tiling_hints(const MatMulAttrs& a, const OpShapes& s, const Layout&)
 LayoutChoice choose_layout(const MatMulAttrs&, const OpShapes& s, const LayoutQuery&) {
   LayoutChoice c;
   for (const Shape& in : s.inputs) {
-    c.inputs.push_back(in.empty() ? std::nullopt : std::optional<Layout>(Layout::identity(static_cast<int>(in.size()))));
+    c.inputs.push_back(in.empty() ? std::nullopt
+                                  : std::optional<Layout>(Layout::identity(static_cast<int>(in.size()))));
   }
   c.output = Layout::identity(static_cast<int>(s.output.size()));
   return c;

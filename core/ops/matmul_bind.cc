@@ -30,8 +30,13 @@ std::vector<int64_t> batch_strides(const Shape& operand, const Shape& batch, int
 class MatMulKernel final : public TileKernel {
  public:
   MatMulKernel(const MatMulAttrs& a, const BindArgs& args)
-      : attrs_(a), d_(matmul_dims(a, args.shapes)), a_(args.inputs[0]), b_(args.inputs[1]), out_(args.output),
-        gemm_(kernels::best_gemm_kernel(args.max_isa)), elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
+      : attrs_(a),
+        d_(matmul_dims(a, args.shapes)),
+        a_(args.inputs[0]),
+        b_(args.inputs[1]),
+        out_(args.output),
+        gemm_(kernels::best_gemm_kernel(args.max_isa)),
+        elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
     const Shape& A = args.shapes.inputs[0];
     const Shape& B = args.shapes.inputs[1];
     a_batch_strides_ = batch_strides(A, d_.batch, d_.m * d_.k);
@@ -62,8 +67,8 @@ class MatMulKernel final : public TileKernel {
     float* y = tensor_data(out_, ctx);
     const float* residual = attrs_.epilogue.residual_input >= 0 ? input_data(residual_, ctx) : nullptr;
 
-    float* packed_tile = ctx.scratch;                          // run-time B panels
-    float* a_rows = packed_tile + (b_.constant ? 0 : panel_floats_);  // transposed A rows
+    float* packed_tile = ctx.scratch;                                        // run-time B panels
+    float* a_rows = packed_tile + (b_.constant ? 0 : tile_panel_floats(r));  // transposed A rows
     const float** a_ptrs = reinterpret_cast<const float**>(a_rows + (attrs_.trans_a ? gemm_.mr * d_.k : 0));
 
     std::array<int64_t, kMaxRank> index = r.begin;
@@ -122,9 +127,9 @@ class MatMulKernel final : public TileKernel {
     }
   }
 
-  size_t scratch_floats() const override {
+  size_t scratch_floats(const Region& tile) const override {
     const size_t pointers = (sizeof(const float*) * gemm_.mr + sizeof(float) - 1) / sizeof(float);
-    return (b_.constant ? 0 : panel_floats_) + (attrs_.trans_a ? gemm_.mr * d_.k : 0) + pointers;
+    return (b_.constant ? 0 : tile_panel_floats(tile)) + (attrs_.trans_a ? gemm_.mr * d_.k : 0) + pointers;
   }
   std::string kernel_name() const override { return gemm_.name; }
 
@@ -139,6 +144,12 @@ class MatMulKernel final : public TileKernel {
                                  bias_.empty() ? nullptr : bias_.data(), dst);
       scale_packed(dst, d_.n);
     }
+  }
+
+  // Floats of the packed panels of B covering `tile`'s columns.
+  size_t tile_panel_floats(const Region& tile) const {
+    const int64_t columns = d_.n_dim >= 0 ? tile.extent(d_.n_dim) : 1;
+    return kernels::packed_gemm_weights_floats(gemm_.nr, d_.k, 1, columns);
   }
 
   // Folds alpha into packed weights (not into the bias row of each panel).

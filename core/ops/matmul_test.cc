@@ -8,10 +8,16 @@ namespace tessera::testing {
 namespace {
 
 TEST_CASE("matmul matches the reference with batch broadcasting and odd sizes") {
-  const std::vector<std::pair<Dims, Dims>> shapes = {
-      {{1, 1}, {1, 1}},         {{13, 37}, {37, 29}},        {{70, 300}, {300, 100}}, {{5}, {5, 7}},
-      {{3, 4, 6}, {6}},         {{2, 3, 17, 9}, {9, 33}},   {{2, 1, 5, 8}, {3, 8, 4}}, {{4, 10, 64}, {4, 64, 10}},
-      {{1, 12, 20, 16}, {1, 12, 16, 20}}, {{33, 65}, {65, 1}}};
+  const std::vector<std::pair<Dims, Dims>> shapes = {{{1, 1}, {1, 1}},
+                                                     {{13, 37}, {37, 29}},
+                                                     {{70, 300}, {300, 100}},
+                                                     {{5}, {5, 7}},
+                                                     {{3, 4, 6}, {6}},
+                                                     {{2, 3, 17, 9}, {9, 33}},
+                                                     {{2, 1, 5, 8}, {3, 8, 4}},
+                                                     {{4, 10, 64}, {4, 64, 10}},
+                                                     {{1, 12, 20, 16}, {1, 12, 16, 20}},
+                                                     {{33, 65}, {65, 1}}};
   uint32_t seed = 1;
   for (const auto& [a, bshape] : shapes) {
     for (bool constant_b : {false, true}) {
@@ -68,6 +74,24 @@ TEST_CASE("matmul fuses bias, residual, scale and activation like a transformer 
   for (const NodeInfo& n : compiled.value()->info().nodes) {
     CHECK(n.op != "Add");  // every Add was absorbed
     CHECK(n.op != "Div");
+  }
+}
+
+TEST_CASE("matmul bias fusion keeps per-row adds and scalars right") {
+  {
+    ModelBuilder b(21);  // [4,8] x [8] -> [4]: the added vector runs along M, not N
+    const auto y = b.node("MatMul", {b.input({4, 8}), b.weight({8})});
+    check_against_reference(b.build({b.node("Add", {y, b.weight({4})})}));
+  }
+  {
+    ModelBuilder b(22);  // a scalar constant after a single-column product
+    const auto y = b.node("MatMul", {b.input({4, 8}), b.weight({8, 1})});
+    check_against_reference(b.build({b.node("Add", {y, b.weight({}, {0.5f})})}));
+  }
+  {
+    ModelBuilder b(23);  // an Add that broadcasts the product to a larger shape
+    const auto y = b.node("MatMul", {b.input({1, 3, 8}), b.weight({8, 5})});
+    check_against_reference(b.build({b.node("Add", {y, b.input({2, 3, 5})})}));
   }
 }
 

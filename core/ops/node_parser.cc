@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+
+#include "core/base/checked_math.h"
 
 namespace tessera::ops {
 
@@ -16,9 +19,8 @@ Status NodeParser::expect_inputs(size_t min_count, size_t max_count) const {
   size_t count = inputs_.size();
   while (count > 0 && !inputs_[count - 1].present) --count;
   if (count < min_count || count > max_count) {
-    const std::string range = min_count == max_count
-                                  ? std::to_string(min_count)
-                                  : std::to_string(min_count) + " to " + std::to_string(max_count);
+    const std::string range = min_count == max_count ? std::to_string(min_count)
+                                                     : std::to_string(min_count) + " to " + std::to_string(max_count);
     return error("takes " + range + " inputs, got " + std::to_string(count));
   }
   for (size_t i = 0; i < min_count; ++i) {
@@ -29,8 +31,8 @@ Status NodeParser::expect_inputs(size_t min_count, size_t max_count) const {
 
 Status NodeParser::expect_outputs(size_t count) const {
   if (desc_.outputs.size() != count) {
-    return error("has " + std::to_string(desc_.outputs.size()) + " outputs; Tessera supports " +
-                 std::to_string(count) + " for this op");
+    return error("has " + std::to_string(desc_.outputs.size()) + " outputs; Tessera supports " + std::to_string(count) +
+                 " for this op");
   }
   return Status();
 }
@@ -56,10 +58,17 @@ Result<std::vector<int64_t>> NodeParser::constant_ints(size_t i, const char* wha
   return values;
 }
 
+Status NodeParser::expect_float(size_t i) const {
+  if (is_constant(i) && constant_floats(i) == nullptr) return error("input " + std::to_string(i) + " must be float32");
+  return Status();
+}
+
 Result<float> NodeParser::constant_scalar(size_t i, const char* what) const {
   const float* data = constant_floats(i);
-  if (data == nullptr) return error(std::string(what) + " (input " + std::to_string(i) + ") must be a float initializer");
+  if (data == nullptr)
+    return error(std::string(what) + " (input " + std::to_string(i) + ") must be a float initializer");
   if (element_count(inputs_[i].shape) != 1) return error(std::string(what) + " must hold one value");
+  if (std::isnan(data[0])) return error(std::string(what) + " is NaN");
   return data[0];
 }
 
@@ -85,7 +94,9 @@ Result<float> NodeParser::get_float(const char* name, float default_value) {
   if (value->kind != model::AttrValue::Kind::kInt && value->kind != model::AttrValue::Kind::kFloat) {
     return error("attribute \"" + std::string(name) + "\" must be a number");
   }
-  if (!std::isfinite(value->f)) return error("attribute \"" + std::string(name) + "\" must be finite");
+  if (!(std::fabs(value->f) <= std::numeric_limits<float>::max())) {
+    return error("attribute \"" + std::string(name) + "\" must be a finite float32 value");
+  }
   return static_cast<float>(value->f);
 }
 
@@ -106,10 +117,19 @@ Result<std::vector<int64_t>> NodeParser::get_ints(const char* name, std::vector<
     return error("attribute \"" + std::string(name) + "\" must be a list of integers");
   }
   if (expected_count >= 0 && value->ints.size() != static_cast<size_t>(expected_count)) {
-    return error("attribute \"" + std::string(name) + "\" must be a list of " + count_text(expected_count) +
-                 ", got " + count_text(value->ints.size()));
+    return error("attribute \"" + std::string(name) + "\" must be a list of " + count_text(expected_count) + ", got " +
+                 count_text(value->ints.size()));
   }
   return value->ints;
+}
+
+Status NodeParser::check_work(const Shape& output, int64_t per_output) const {
+  int64_t outputs = 0, total = 0;
+  if (!checked_element_count(output, &outputs)) return error("output " + shape_string(output) + " is too large");
+  if (!checked_mul(outputs, per_output, &total) || total > (int64_t{1} << 40)) {
+    return error("would need more than 2^40 operations");
+  }
+  return Status();
 }
 
 Status NodeParser::finish() const {

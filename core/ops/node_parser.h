@@ -23,14 +23,13 @@ struct ParsedInput {
 
 class NodeParser {
  public:
-  NodeParser(const model::NodeDesc& desc, std::vector<ParsedInput> inputs)
-      : desc_(desc), inputs_(std::move(inputs)) {}
+  NodeParser(const model::NodeDesc& desc, std::vector<ParsedInput> inputs) : desc_(desc), inputs_(std::move(inputs)) {}
 
   const model::NodeDesc& desc() const { return desc_; }
   Status error(const std::string& message) const { return Status::error(desc_.path() + ": " + message); }
 
-  // Input count within [min_count, max_count]; required inputs present; float data where
-  // run-time values flow. Trailing omitted inputs count as absent.
+  // Input count within [min_count, max_count] and the first min_count inputs present.
+  // Trailing omitted inputs count as absent.
   Status expect_inputs(size_t min_count, size_t max_count) const;
   Status expect_outputs(size_t count) const;
 
@@ -41,16 +40,22 @@ class NodeParser {
   const float* constant_floats(size_t i) const;
   // An int64/int32 initializer read as integers; an error if the input is not constant.
   Result<std::vector<int64_t>> constant_ints(size_t i, const char* what) const;
-  // A float initializer holding exactly one value.
+  // Fails unless input i, if it is an initializer, holds float32 data (run-time values
+  // always do; int64/int32 initializers only feed shape-like inputs).
+  Status expect_float(size_t i) const;
+  // A float initializer holding exactly one value (not NaN).
   Result<float> constant_scalar(size_t i, const char* what) const;
 
   Result<int64_t> get_int(const char* name, int64_t default_value);
   Result<float> get_float(const char* name, float default_value);
   Result<std::string> get_string(const char* name, const std::string& default_value);
   // A list attribute; `expected_count` < 0 accepts any length.
-  Result<std::vector<int64_t>> get_ints(const char* name, std::vector<int64_t> default_value,
-                                        int expected_count = -1);
+  Result<std::vector<int64_t>> get_ints(const char* name, std::vector<int64_t> default_value, int expected_count = -1);
   bool has_attribute(const char* name) const { return desc_.attributes.count(name) != 0; }
+
+  // Errors when an output of this shape, each value needing `per_output` operations,
+  // exceeds 2^31 values or 2^40 operations: such a model is an input error, not a job.
+  Status check_work(const Shape& output, int64_t per_output) const;
 
   // Errors on attributes the op did not read (typos, unsupported features).
   Status finish() const;

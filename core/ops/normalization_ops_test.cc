@@ -35,9 +35,9 @@ TEST_CASE("batch normalization without a preceding conv is lowered and matches t
   for (const Dims& shape : std::vector<Dims>{{4, 6}, {2, 6, 9}, {2, 6, 5, 7}}) {
     ModelBuilder b(static_cast<uint32_t>(shape.size()));
     const auto x = b.input(shape);
-    const auto y = b.node("BatchNormalization",
-                          {x, b.weight({6}), b.weight({6}), b.weight({6}), b.weight({6}, 0.5f, 2.0f)},
-                          {{"epsilon", 1e-3}});
+    const auto y =
+        b.node("BatchNormalization", {x, b.weight({6}), b.weight({6}), b.weight({6}), b.weight({6}, 0.5f, 2.0f)},
+               {{"epsilon", 1e-3}});
     check_against_reference(b.build({y}), {.tolerance = 1e-5});
   }
 }

@@ -48,8 +48,9 @@ struct TilingHints {
   std::vector<SplitDim> dims;
 };
 
-// Input layouts as they stand, and which inputs are constants (kernels read constants in
-// their own packed form, so constants never need a layout).
+// Input layouts as they stand, and which inputs are constants. Constants stay row-major:
+// kernels read them in that order or pack them (a node fed only by constants is folded
+// before layouts are assigned, so no kernel needs a constant in another layout).
 struct LayoutQuery {
   std::vector<Layout> inputs;
   std::vector<bool> constant;
@@ -103,8 +104,8 @@ class TileKernel {
  public:
   virtual ~TileKernel() = default;
   virtual void run(const Region& out, const ExecContext& ctx) const = 0;
-  // Floats of per-thread scratch a single run() call may use.
-  virtual size_t scratch_floats() const { return 0; }
+  // Floats of per-thread scratch one run() call on region `tile` uses.
+  virtual size_t scratch_floats(const Region& /*tile*/) const { return 0; }
   // Which kernel does the work, for inspect ("f32_gemm_14x32_avx512").
   virtual std::string kernel_name() const = 0;
 };

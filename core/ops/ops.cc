@@ -1,7 +1,6 @@
 // Op dispatch: ONNX op name -> parser, and the epilogue accessors.
 #include "core/ops/ops.h"
 
-
 #include "core/base/checked_math.h"
 #include "core/ops/parsers.h"
 
@@ -28,8 +27,6 @@ const OnnxOp* find_op(const std::string& name) {
 }
 
 }  // namespace
-
-bool is_supported_op(const std::string& onnx_op) { return find_op(onnx_op) != nullptr; }
 
 Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput> inputs) {
   const OnnxOp* op = find_op(desc.op);

@@ -20,8 +20,8 @@
 
 namespace tessera::ops {
 
-using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs,
-                             PoolAttrs, ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs>;
+using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs,
+                             ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs>;
 
 struct ParsedOp {
   OpAttrs attrs;
@@ -30,7 +30,6 @@ struct ParsedOp {
 
 // Parses one model node: attributes, input checks and output shape. Unknown op types fail.
 Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput> inputs);
-bool is_supported_op(const std::string& onnx_op);
 
 inline OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out) {
   return std::visit([&](const auto& x) { return cost(x, s, out); }, a);

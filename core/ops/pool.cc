@@ -13,7 +13,7 @@ namespace tessera::ops {
 Result<ParsedOp> parse_pool(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, 1));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& x = p.shape(0);
   if (x.size() != 4) return p.error("only 2-D pooling (4-D input) is supported, input is " + shape_string(x));
   PoolAttrs a;
@@ -34,14 +34,20 @@ Result<ParsedOp> parse_pool(NodeParser& p) {
   }
   TESSERA_ASSIGN_OR_RETURN(ParsedWindow parsed, parse_window(p, x, kernel.data(), true));
   static_cast<Window&>(a) = parsed.window;
-  return ParsedOp{a, Shape{x[0], x[1], parsed.out_h, parsed.out_w}};
+  // A window lying wholly in the padding has no value to pool (as in onnxruntime).
+  const int64_t extent_h = a.dilation_h * (a.kernel_h - 1) + 1, extent_w = a.dilation_w * (a.kernel_w - 1) + 1;
+  if (a.pad_top >= extent_h || a.pad_bottom >= extent_h || a.pad_left >= extent_w || a.pad_right >= extent_w) {
+    return p.error("pads must be smaller than the kernel extent");
+  }
+  const Shape out{x[0], x[1], parsed.out_h, parsed.out_w};
+  TESSERA_RETURN_IF_ERROR(p.check_work(out, a.kernel_h * a.kernel_w));
+  return ParsedOp{a, out};
 }
 
 OpCost cost(const PoolAttrs& a, const OpShapes& s, const Region& out) {
   const double outputs = static_cast<double>(out.element_count());
-  const double window = a.kind == PoolAttrs::Kind::kGlobalAverage
-                            ? static_cast<double>(s.inputs[0][2] * s.inputs[0][3])
-                            : static_cast<double>(a.kernel_h * a.kernel_w);
+  const double window = a.kind == PoolAttrs::Kind::kGlobalAverage ? static_cast<double>(s.inputs[0][2] * s.inputs[0][3])
+                                                                  : static_cast<double>(a.kernel_h * a.kernel_w);
   double bytes = 4 * outputs;
   if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
   return {outputs * window, bytes};
@@ -134,7 +140,10 @@ namespace {
 class PoolKernel final : public TileKernel {
  public:
   PoolKernel(const PoolAttrs& a, const BindArgs& args)
-      : attrs_(a), g_(pool_geometry(a, args.shapes)), in_(args.inputs[0]), out_(args.output),
+      : attrs_(a),
+        g_(pool_geometry(a, args.shapes)),
+        in_(args.inputs[0]),
+        out_(args.output),
         kernels_(kernels::best_pool_kernels(args.max_isa)) {}
 
   void run(const Region& r, const ExecContext& ctx) const override {

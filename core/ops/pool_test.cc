@@ -15,11 +15,16 @@ TEST_CASE("pools match the reference over random windows, pads, strides, dilatio
     const int64_t ceil_mode = random_int(rng, 0, 1);
     const bool max = seed % 2;
     INFO("seed " << seed << " max " << max);
-    const auto x = b.input({random_int(rng, 1, 2), random_int(rng, 1, 40), random_int(rng, 5, 17), random_int(rng, 5, 17)});
-    nlohmann::json attrs = {{"kernel_shape", {k, k}}, {"strides", {stride, stride}}, {"pads", {pad, pad, pad, 0}},
+    const auto x =
+        b.input({random_int(rng, 1, 2), random_int(rng, 1, 40), random_int(rng, 5, 17), random_int(rng, 5, 17)});
+    nlohmann::json attrs = {{"kernel_shape", {k, k}},
+                            {"strides", {stride, stride}},
+                            {"pads", {pad, pad, pad, 0}},
                             {"ceil_mode", ceil_mode}};
-    if (max) attrs["dilations"] = {dilation, dilation};
-    else attrs["count_include_pad"] = static_cast<int64_t>(seed % 4 == 0);
+    if (max)
+      attrs["dilations"] = {dilation, dilation};
+    else
+      attrs["count_include_pad"] = static_cast<int64_t>(seed % 4 == 0);
     check_against_reference(b.build({b.node(max ? "MaxPool" : "AveragePool", {x}, attrs)}), {.tolerance = 1e-6});
   }
 }

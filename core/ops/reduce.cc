@@ -11,7 +11,7 @@ namespace tessera::ops {
 Result<ParsedOp> parse_reduce(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, 2));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& x = p.shape(0);
   const int rank = static_cast<int>(x.size());
   ReduceAttrs a;
@@ -33,8 +33,10 @@ Result<ParsedOp> parse_reduce(NodeParser& p) {
   }
   Shape out;
   for (int d = 0; d < rank; ++d) {
-    if (!a.reduced[d]) out.push_back(x[d]);
-    else if (a.keepdims) out.push_back(1);
+    if (!a.reduced[d])
+      out.push_back(x[d]);
+    else if (a.keepdims)
+      out.push_back(1);
   }
   if (out.empty()) out.push_back(1);  // a full reduction without keepdims: a scalar, kept as [1]
   return ParsedOp{a, out};
@@ -74,7 +76,8 @@ TilingHints tiling_hints(const ReduceAttrs&, const OpShapes& s, const Layout& la
 }
 
 LayoutChoice choose_layout(const ReduceAttrs&, const OpShapes& s, const LayoutQuery&) {
-  return {{Layout::identity(static_cast<int>(s.inputs[0].size()))}, Layout::identity(static_cast<int>(s.output.size()))};
+  return {{Layout::identity(static_cast<int>(s.inputs[0].size()))},
+          Layout::identity(static_cast<int>(s.output.size()))};
 }
 
 namespace {

@@ -75,7 +75,8 @@ TEST_CASE("reduce mean matches the reference for axes, keepdims and opset-18 axe
   }
   ModelBuilder b(77);
   const auto x = b.input({2, 3});
-  check_against_reference(b.build({b.node("ReduceMean", {x}), b.node("ReduceMean", {x}, {{"noop_with_empty_axes", 1}})}));
+  check_against_reference(
+      b.build({b.node("ReduceMean", {x}), b.node("ReduceMean", {x}, {{"noop_with_empty_axes", 1}})}));
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace tessera::ops {
 Result<ParsedOp> parse_softmax(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, 1));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   SoftmaxAttrs a;
   TESSERA_ASSIGN_OR_RETURN(int64_t axis, p.get_int("axis", -1));
   TESSERA_ASSIGN_OR_RETURN(a.axis, normalize_axis(p, axis, static_cast<int>(p.shape(0).size()), "axis"));
@@ -95,7 +95,7 @@ class SoftmaxKernel final : public TileKernel {
       for (int64_t i = 0; i < n; ++i) y[o + i * step] = ctx.scratch[i];
     });
   }
-  size_t scratch_floats() const override { return out_.strides[axis_] == 1 ? 0 : out_.shape[axis_]; }
+  size_t scratch_floats(const Region&) const override { return out_.strides[axis_] == 1 ? 0 : out_.shape[axis_]; }
   std::string kernel_name() const override { return rows_.name; }
 
  private:

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/base/checked_math.h"
+
 namespace tessera::ops {
 
 std::pair<int64_t, int64_t> window_input_range(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
@@ -35,21 +37,27 @@ Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t 
   if (ceil_mode_allowed) {
     TESSERA_ASSIGN_OR_RETURN(ceil_mode, p.get_int("ceil_mode", 0));
   }
+  // Bounding every parameter by the largest tensor keeps all the arithmetic below far
+  // from int64 overflow.
+  auto in_range = [](int64_t v, int64_t lo) { return v >= lo && v <= kMaxTensorElements; };
   for (int i = 0; i < 2; ++i) {
     s.kernel[i] = kernel[i];
     s.stride[i] = strides[i];
     s.dilation[i] = dilations[i];
-    if (strides[i] <= 0) return p.error("attribute \"strides\" must be positive");
-    if (dilations[i] <= 0) return p.error("attribute \"dilations\" must be positive");
-    if (kernel[i] <= 0) return p.error("kernel size must be positive");
+    if (!in_range(strides[i], 1)) return p.error("attribute \"strides\" must be from 1 to 2^31");
+    if (!in_range(dilations[i], 1)) return p.error("attribute \"dilations\" must be from 1 to 2^31");
+    if (!in_range(kernel[i], 1)) return p.error("kernel size must be from 1 to 2^31");
   }
   for (int64_t pad : pads) {
-    if (pad < 0) return p.error("attribute \"pads\" must not be negative");
+    if (!in_range(pad, 0)) return p.error("attribute \"pads\" must be from 0 to 2^31");
   }
   if (auto_pad != "NOTSET" && pads_given) return p.error("attributes \"pads\" and \"auto_pad\" exclude each other");
   for (int i = 0; i < 2; ++i) {
     const int64_t size = in[2 + i];
-    const int64_t span = s.dilation[i] * (s.kernel[i] - 1) + 1;
+    int64_t span = 0;
+    if (!checked_mul(s.dilation[i], s.kernel[i] - 1, &span) || ++span > kMaxTensorElements) {
+      return p.error("dilated kernel extent exceeds 2^31");
+    }
     if (auto_pad == "NOTSET") {
       s.pad_begin[i] = pads[i];
       s.pad_end[i] = pads[2 + i];
@@ -74,8 +82,8 @@ Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t 
     if (s.out[i] <= 0) return p.error("output size is not positive");
   }
   ParsedWindow w;
-  w.window = {s.kernel[0], s.kernel[1], s.stride[0], s.stride[1], s.dilation[0], s.dilation[1],
-              s.pad_begin[0], s.pad_begin[1], s.pad_end[0], s.pad_end[1]};
+  w.window = {s.kernel[0],   s.kernel[1],    s.stride[0],    s.stride[1],  s.dilation[0],
+              s.dilation[1], s.pad_begin[0], s.pad_begin[1], s.pad_end[0], s.pad_end[1]};
   w.out_h = s.out[0];
   w.out_w = s.out[1];
   return w;

@@ -12,7 +12,7 @@ namespace tessera::ops {
 Result<ParsedOp> parse_transpose(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, 1));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& in = p.shape(0);
   const int rank = static_cast<int>(in.size());
   std::vector<int64_t> reversed;
@@ -22,7 +22,8 @@ Result<ParsedOp> parse_transpose(NodeParser& p) {
   std::vector<bool> seen(rank, false);
   Shape out;
   for (int64_t d : perm) {
-    if (d < 0 || d >= rank || seen[d]) return p.error("attribute \"perm\" is not a permutation of 0.." + std::to_string(rank - 1));
+    if (d < 0 || d >= rank || seen[d])
+      return p.error("attribute \"perm\" is not a permutation of 0.." + std::to_string(rank - 1));
     seen[d] = true;
     a.perm.push_back(static_cast<int>(d));
     out.push_back(in[d]);

@@ -1,6 +1,8 @@
 // Elementwise unary ops: parsing of each ONNX activation, identity footprint, bound kernel.
 #include "core/ops/unary.h"
 
+#include <algorithm>
+
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -35,7 +37,7 @@ Result<ParsedOp> parse_unary(NodeParser& p) {
   const std::string& name = p.desc().op;
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, name == "Clip" ? 3 : 1));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   UnaryAttrs a;
   if (name == "Relu") {
     a.op = UnaryOp::kRelu;
@@ -48,11 +50,11 @@ Result<ParsedOp> parse_unary(NodeParser& p) {
     TESSERA_ASSIGN_OR_RETURN(a.params.alpha, p.get_float("min", kernels::MinMax().min));
     TESSERA_ASSIGN_OR_RETURN(a.params.beta, p.get_float("max", kernels::MinMax().max));
     if (p.has_input(1)) {
-    TESSERA_ASSIGN_OR_RETURN(a.params.alpha, p.constant_scalar(1, "Clip min"));
-  }
+      TESSERA_ASSIGN_OR_RETURN(a.params.alpha, p.constant_scalar(1, "Clip min"));
+    }
     if (p.has_input(2)) {
-    TESSERA_ASSIGN_OR_RETURN(a.params.beta, p.constant_scalar(2, "Clip max"));
-  }
+      TESSERA_ASSIGN_OR_RETURN(a.params.beta, p.constant_scalar(2, "Clip max"));
+    }
   } else if (name == "Sigmoid") {
     a.op = UnaryOp::kSigmoid;
   } else if (name == "Tanh") {
@@ -104,17 +106,30 @@ namespace {
 class UnaryKernel final : public TileKernel {
  public:
   UnaryKernel(const UnaryAttrs& a, const BindArgs& args)
-      : attrs_(a), in_(args.inputs[0]), out_(args.output),
-        kernels_(kernels::best_elementwise_kernels(args.max_isa)) {}
+      : attrs_(a), in_(args.inputs[0]), out_(args.output), kernels_(kernels::best_elementwise_kernels(args.max_isa)) {}
+
+  // Strided runs (only from tilings that split a tensor's innermost dimension) are
+  // gathered in chunks of this size.
+  static constexpr int64_t kGatherChunk = 1024;
 
   void run(const Region& region, const ExecContext& ctx) const override {
     const float* x = input_data(in_, ctx);
     float* y = tensor_data(out_, ctx);
     walk_region(region, out_.layout, std::array<Strides, 2>{in_.strides, out_.strides},
-                [&](const std::array<int64_t, 2>& offset, int64_t count, const std::array<int64_t, 2>&) {
-                  kernels_.unary(attrs_.op, attrs_.params, count, x + offset[0], y + offset[1]);
+                [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+                  if (step[0] == 1 && step[1] == 1) {
+                    kernels_.unary(attrs_.op, attrs_.params, count, x + off[0], y + off[1]);
+                    return;
+                  }
+                  for (int64_t done = 0; done < count; done += kGatherChunk) {
+                    const int64_t n = std::min(kGatherChunk, count - done);
+                    for (int64_t i = 0; i < n; ++i) ctx.scratch[i] = x[off[0] + (done + i) * step[0]];
+                    kernels_.unary(attrs_.op, attrs_.params, n, ctx.scratch, ctx.scratch);
+                    for (int64_t i = 0; i < n; ++i) y[off[1] + (done + i) * step[1]] = ctx.scratch[i];
+                  }
                 });
   }
+  size_t scratch_floats(const Region&) const override { return kGatherChunk; }
   std::string kernel_name() const override { return kernels_.name; }
 
  private:

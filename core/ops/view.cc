@@ -15,7 +15,7 @@ namespace {
 Status expect_data_input(NodeParser& p, size_t max_inputs) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, max_inputs));
-  if (p.is_constant(0) && !p.constant_floats(0)) return p.error("input 0 must be float32");
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   return Status();
 }
 
@@ -75,7 +75,8 @@ Result<ParsedOp> parse_flatten(NodeParser& p) {
   const Shape& in = p.shape(0);
   const int rank = static_cast<int>(in.size());
   TESSERA_ASSIGN_OR_RETURN(int64_t axis, p.get_int("axis", 1));
-  if (axis < -rank || axis > rank) return p.error("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+  if (axis < -rank || axis > rank)
+    return p.error("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   if (axis < 0) axis += rank;
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < rank; ++d) (d < axis ? outer : inner) *= in[d];
@@ -140,7 +141,8 @@ TilingHints tiling_hints(const ViewAttrs&, const OpShapes&, const Layout&) { ret
 
 LayoutChoice choose_layout(const ViewAttrs&, const OpShapes& s, const LayoutQuery&) {
   // Row-major in, row-major out: only then is the output the input's bytes.
-  return {{Layout::identity(static_cast<int>(s.inputs[0].size()))}, Layout::identity(static_cast<int>(s.output.size()))};
+  return {{Layout::identity(static_cast<int>(s.inputs[0].size()))},
+          Layout::identity(static_cast<int>(s.output.size()))};
 }
 
 void reference(const ViewAttrs&, const OpShapes& s, std::span<const float* const> in, float* out) {

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <deque>
 
-#include "core/base/aligned_buffer.h"
 #include "core/base/check.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -24,7 +23,6 @@ using Clock = std::chrono::steady_clock;
 // Checks for work this many times (with a pause between) before going to sleep: long
 // enough to bridge the gap between dependent tiles, short enough that idle costs nothing.
 constexpr int kSpinRounds = 4000;
-
 
 uint64_t splitmix64(uint64_t* state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
@@ -45,6 +43,7 @@ struct Job {
   std::atomic<uint32_t> node_remaining{0};           // barrier mode: of the current node
   uint32_t current_node = 0;                         // barrier mode
   std::atomic<bool> done{false};
+  std::span<float* const> scratch;  // one per executor thread
   std::vector<TileEvent>* events = nullptr;
   Clock::time_point start;
 };
@@ -52,7 +51,6 @@ struct Job {
 struct alignas(64) Executor::Worker {
   std::mutex mutex;
   std::deque<Item> ready;
-  AlignedBuffer scratch;
 };
 
 Executor::Executor(int threads) {
@@ -68,14 +66,16 @@ Executor::~Executor() {
   for (std::thread& t : threads_) t.join();
 }
 
-void Executor::run(const tiles::TileGraph& graph, std::byte* arena, const RunConfig& config,
-                   std::vector<TileEvent>* events) {
+void Executor::run(const tiles::TileGraph& graph, std::byte* arena, std::span<float* const> scratch,
+                   const RunConfig& config, std::vector<TileEvent>* events) {
+  TESSERA_CHECK(scratch.size() >= workers_.size());
   const uint32_t task_count = static_cast<uint32_t>(graph.tasks.size());
   if (events) events->assign(config.trace ? task_count : 0, TileEvent{});
   if (task_count == 0) return;
   Job job;
   job.graph = &graph;
   job.arena = arena;
+  job.scratch = scratch;
   job.config = config;
   job.events = config.trace ? events : nullptr;
   job.pending = std::make_unique<std::atomic<uint32_t>[]>(task_count);
@@ -101,7 +101,11 @@ void Executor::run(const tiles::TileGraph& graph, std::byte* arena, const RunCon
     }
     wake();
   }
-  job.done.wait(false, std::memory_order_acquire);
+  while (!job.done.load(std::memory_order_acquire)) {
+    const uint64_t seen = completions_.load();
+    if (job.done.load(std::memory_order_acquire)) break;
+    completions_.wait(seen);
+  }
 }
 
 void Executor::release_node(Job* job, uint32_t node_index) {
@@ -200,17 +204,12 @@ void Executor::worker_loop(int id) {
 }
 
 void Executor::execute(int id, Item item) {
-  Worker& self = *workers_[id];
   while (true) {
     Job* job = item.job;
     const tiles::TileGraph& g = *job->graph;
-    const size_t scratch_bytes = sizeof(float) * static_cast<size_t>(g.scratch_floats);
-    if (self.scratch.size() < scratch_bytes) self.scratch = AlignedBuffer::allocate(scratch_bytes);
-    TESSERA_CHECK(scratch_bytes == 0 || self.scratch.data() != nullptr);
-
     const tiles::Task& task = g.tasks[item.task];
     const Clock::time_point begin = job->events ? Clock::now() : Clock::time_point();
-    g.nodes[task.node].kernel->run(task.region, {job->arena, self.scratch.as<float>()});
+    g.nodes[task.node].kernel->run(task.region, {job->arena, job->scratch[id]});
     if (job->events) {
       const auto ns = [&](Clock::time_point t) {
         return std::chrono::duration_cast<std::chrono::nanoseconds>(t - job->start).count();
@@ -244,7 +243,8 @@ void Executor::execute(int id, Item item) {
     // The last task releases the caller, after which the job may no longer be touched.
     if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       job->done.store(true, std::memory_order_release);
-      job->done.notify_all();
+      completions_.fetch_add(1);
+      completions_.notify_all();
       return;
     }
     if (!has_next) return;

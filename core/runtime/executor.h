@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -51,8 +52,11 @@ class Executor {
   int threads() const { return static_cast<int>(workers_.size()); }
 
   // Runs every task of `graph` over `arena` (graph.arena_bytes, 64-byte aligned) and
-  // returns when all have finished. With config.trace, `events` receives one entry per task.
-  void run(const tiles::TileGraph& graph, std::byte* arena, const RunConfig& config, std::vector<TileEvent>* events);
+  // returns when all have finished. `scratch[i]` is thread i's scratch space of at least
+  // graph.scratch_floats floats (the caller owns it, so a run never allocates). With
+  // config.trace, `events` receives one entry per task.
+  void run(const tiles::TileGraph& graph, std::byte* arena, std::span<float* const> scratch, const RunConfig& config,
+           std::vector<TileEvent>* events);
 
  private:
   struct Item {
@@ -75,6 +79,9 @@ class Executor {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::thread> threads_;
   std::atomic<uint64_t> epoch_{0};
+  // Bumped when any job completes: callers wait on it, never on the job itself, because
+  // the caller may destroy its job as soon as it sees it done.
+  std::atomic<uint64_t> completions_{0};
   std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
   // Items waiting in any deque or the shuffle pool: lets idle threads spin without locking.

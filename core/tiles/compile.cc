@@ -51,7 +51,8 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     if (ops::is_view(node.attrs) || g.tensors[node.output].alias_of >= 0) continue;
-    TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<ops::TileKernel> kernel, bind_node(g, static_cast<int>(n), memory, options));
+    TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<ops::TileKernel> kernel,
+                             bind_node(g, static_cast<int>(n), memory, options));
     CompiledNode c;
     c.name = node.name;
     c.op = node.op;
@@ -63,7 +64,6 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     c.layout = g.tensors[node.output].layout;
     c.output_offset = memory.storages[memory.storage_index[node.output]].offset;
     c.first_task = static_cast<uint32_t>(out.tasks.size());
-    out.scratch_floats = std::max<int64_t>(out.scratch_floats, kernel->scratch_floats());
     c.kernel = std::move(kernel);
     const NodeTiling& tiling = plan.nodes[n];
     for (const auto& cuts : tiling.cuts) c.grid.push_back(static_cast<int64_t>(cuts.size()) - 1);
@@ -73,6 +73,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       task.node = static_cast<uint32_t>(out.nodes.size());
       task.region = region;
       task.flops = ops::op_cost(node.attrs, shapes, region).flops;
+      out.scratch_floats = std::max<int64_t>(out.scratch_floats, c.kernel->scratch_floats(region));
       c.flops += task.flops;
       out.tasks.push_back(task);
     });
@@ -99,12 +100,16 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   }
 
   for (int input : g.inputs) {
-    out.inputs.push_back({g.tensors[input].name, g.tensors[input].shape,
-                          memory.storages[memory.storage_index[input]].offset});
+    out.inputs.push_back(
+        {g.tensors[input].name, g.tensors[input].shape, memory.storages[memory.storage_index[input]].offset});
   }
   for (int output : g.outputs) {
-    out.outputs.push_back({g.tensors[output].name, g.tensors[output].shape,
-                           memory.storages[memory.storage_index[output]].offset});
+    const graph::Tensor& t = g.tensors[output];
+    if (t.is_constant()) {
+      out.outputs.push_back({t.name, t.shape, -1, t.floats()});
+    } else {
+      out.outputs.push_back({t.name, t.shape, memory.storages[memory.storage_index[output]].offset});
+    }
   }
   return out;
 }

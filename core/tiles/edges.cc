@@ -115,7 +115,8 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
         const int s = memory.storage_index[storage_tensor];
         reads[s].push_back(access_of(t, *footprint, g.tensors[storage_tensor], memory.storages[s]));
         const int producer = g.tensors[storage_tensor].producer;
-        if (producer < 0) continue;  // a graph input: written before the run starts
+        if (producer < 0) continue;                    // a graph input: written before the run starts
+        TESSERA_CHECK(compiled_index[producer] >= 0);  // views resolve to a computing node
         const CompiledNode& p = tasks_of.nodes[compiled_index[producer]];
         intersecting_tiles(plan.nodes[producer], p.first_task, *footprint, &parents[t]);
       }
@@ -142,9 +143,8 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
       const Storage& sa = memory.storages[a];
       if (a != b && sa.last_use < sb.first_use && bytes_overlap(sa, sb)) earlier.push_back(a);
     }
-    std::sort(earlier.begin(), earlier.end(), [&](size_t x, size_t y) {
-      return memory.storages[x].last_use > memory.storages[y].last_use;
-    });
+    std::sort(earlier.begin(), earlier.end(),
+              [&](size_t x, size_t y) { return memory.storages[x].last_use > memory.storages[y].last_use; });
     ByteSet uncovered({sb.offset, sb.offset + sb.bytes});
     for (size_t a : earlier) {
       // Only the bytes A's tiles write count as covered (not its alignment padding).

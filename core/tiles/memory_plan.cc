@@ -51,7 +51,9 @@ MemoryPlan plan_memory(const graph::Graph& g, bool reuse) {
     s->first_use = std::min(s->first_use, position);
     s->last_use = std::max(s->last_use, position);
   }
-  for (int output : g.outputs) storage_for(output)->last_use = INT_MAX;
+  for (int output : g.outputs) {
+    if (!g.tensors[output].is_constant()) storage_for(output)->last_use = INT_MAX;
+  }
 
   std::vector<int> order(plan.storages.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);

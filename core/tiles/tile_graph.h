@@ -12,22 +12,22 @@
 namespace tessera::tiles {
 
 struct Task {
-  uint32_t node = 0;          // index into TileGraph::nodes
-  uint32_t parents = 0;       // tasks that must finish first
+  uint32_t node = 0;            // index into TileGraph::nodes
+  uint32_t parents = 0;         // tasks that must finish first
   uint32_t children_begin = 0;  // range in TileGraph::children
   uint32_t children_end = 0;
-  ops::Region region;         // the output region this task computes
+  ops::Region region;  // the output region this task computes
   double flops = 0;
 };
 
 struct CompiledNode {
   std::string name;
-  std::string op;       // ONNX op (or Relayout)
-  std::string fused;    // epilogue description, e.g. "+residual, clamp[0,inf]"
+  std::string op;     // ONNX op (or Relayout)
+  std::string fused;  // epilogue description, e.g. "+residual, clamp[0,inf]"
   std::vector<std::string> fused_nodes;
   std::unique_ptr<ops::TileKernel> kernel;
-  ops::Shape shape;     // output, logical
-  ops::Layout layout;   // output, physical
+  ops::Shape shape;           // output, logical
+  ops::Layout layout;         // output, physical
   int64_t output_offset = 0;  // where the output's bytes start in the arena
   uint32_t first_task = 0;
   uint32_t task_count = 0;
@@ -36,11 +36,13 @@ struct CompiledNode {
   uint64_t in_edges = 0;  // edges into this node's tasks (data + reuse)
 };
 
-// A graph input or output: where its row-major bytes sit in the arena.
+// A graph input or output: where its row-major bytes sit in the arena, or for an output
+// computed from constants only, the constant itself.
 struct IoBinding {
   std::string name;
   ops::Shape shape;
   int64_t arena_offset = 0;
+  const float* constant = nullptr;
 };
 
 struct TileGraph {
@@ -49,11 +51,11 @@ struct TileGraph {
   std::vector<CompiledNode> nodes;
   std::vector<IoBinding> inputs, outputs;
 
-  int64_t arena_bytes = 0;          // planned peak
-  int64_t tensor_bytes = 0;         // sum of all tensors the arena holds, without reuse
-  int64_t scratch_floats = 0;       // per executor thread
-  uint64_t data_edges = 0;          // producer -> consumer tile edges
-  uint64_t reuse_edges = 0;         // write-after-read / write-after-write edges added for reuse
+  int64_t arena_bytes = 0;     // planned peak
+  int64_t tensor_bytes = 0;    // sum of all tensors the arena holds, without reuse
+  int64_t scratch_floats = 0;  // per executor thread
+  uint64_t data_edges = 0;     // producer -> consumer tile edges
+  uint64_t reuse_edges = 0;    // write-after-read / write-after-write edges added for reuse
   double total_flops = 0;
 };
 

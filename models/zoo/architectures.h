@@ -21,8 +21,8 @@ void build_tiny_mlp(LayerBuilder& nn, int64_t batch);
 
 // torchvision's InvertedResidual (1x1 expand + ReLU6, depthwise 3x3 + ReLU6, 1x1 project,
 // Add when stride 1 and channels match), named like its state dict: "<prefix>.conv.0.0", ...
-Tensor inverted_residual(LayerBuilder& nn, const Tensor& x, const std::string& prefix,
-                         int64_t out_channels, int64_t stride, int64_t expand_ratio);
+Tensor inverted_residual(LayerBuilder& nn, const Tensor& x, const std::string& prefix, int64_t out_channels,
+                         int64_t stride, int64_t expand_ratio);
 
 struct EncoderSpec {
   int64_t heads = 12;
@@ -33,8 +33,8 @@ struct EncoderSpec {
   // averages, GELU's positive mean adds the same offset to every token), after which softmax is
   // uniform. These keep 12 layers non-trivial: mean row-max probability ~0.4 (uniform: 1/128)
   // and under 20% of the energy shared by all tokens; see models/README.md.
-  double qk_gain = 3.0;        // variance gain of query and key weights: sharper attention
-  double out_gain = 0.5;       // of the attention output projection: less averaging per layer
+  double qk_gain = 3.0;           // variance gain of query and key weights: sharper attention
+  double out_gain = 0.5;          // of the attention output projection: less averaging per layer
   bool zero_mean_ffn_out = true;  // output.dense columns sum to zero: GELU's mean cancels
 };
 

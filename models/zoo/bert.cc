@@ -37,8 +37,8 @@ Tensor encoder_layer(LayerBuilder& nn, const Tensor& x, const std::string& prefi
   Tensor k = heads("key", {0, 2, 3, 1});    // [B, heads, D, S]
   Tensor v = heads("value", {0, 2, 1, 3});
   Tensor scores = nn.matmul(q, k, self + ".scores");
-  scores = nn.binary("Div", scores, nn.graph().scalar(static_cast<float>(std::sqrt(double(head_dim)))),
-                     self + ".scale");
+  scores =
+      nn.binary("Div", scores, nn.graph().scalar(static_cast<float>(std::sqrt(double(head_dim)))), self + ".scale");
   Tensor probs = nn.softmax(scores, self + ".softmax");
   Tensor context = nn.matmul(probs, v, self + ".context");
   context = nn.transpose(context, self + ".context.transpose", {0, 2, 1, 3});

@@ -89,8 +89,7 @@ Tensor GraphBuilder::output(const Tensor& tensor, const std::string& name) {
 }
 
 size_t GraphBuilder::append_bytes(const void* data, size_t bytes) {
-  const size_t offset = (weights_.size() + kInitializerAlignment - 1) / kInitializerAlignment *
-                        kInitializerAlignment;
+  const size_t offset = (weights_.size() + kInitializerAlignment - 1) / kInitializerAlignment * kInitializerAlignment;
   weights_.resize(offset + bytes);  // padding bytes are value-initialised to zero
   std::memcpy(weights_.data() + offset, data, bytes);
   return offset;
@@ -102,20 +101,19 @@ Tensor GraphBuilder::initializer(const std::string& name, Shape shape, const std
   define_tensor(name);
   const size_t bytes = values.size() * sizeof(float);
   const size_t offset = append_bytes(values.data(), bytes);
-  initializers_.push_back(ordered_json{{"name", name}, {"dtype", "float32"}, {"shape", shape},
-                                       {"offset", offset}, {"length", bytes}});
+  initializers_.push_back(
+      ordered_json{{"name", name}, {"dtype", "float32"}, {"shape", shape}, {"offset", offset}, {"length", bytes}});
   if (kind == InitKind::kParameter) parameter_count_ += static_cast<int64_t>(values.size());
   return Tensor{name, std::move(shape)};
 }
 
-Tensor GraphBuilder::int64_initializer(const std::string& name, Shape shape,
-                                       const std::vector<int64_t>& values) {
+Tensor GraphBuilder::int64_initializer(const std::string& name, Shape shape, const std::vector<int64_t>& values) {
   TESSERA_CHECK(static_cast<int64_t>(values.size()) == element_count(shape));
   define_tensor(name);
   const size_t bytes = values.size() * sizeof(int64_t);
   const size_t offset = append_bytes(values.data(), bytes);  // little-endian host (x86, wasm)
-  initializers_.push_back(ordered_json{{"name", name}, {"dtype", "int64"}, {"shape", shape},
-                                       {"offset", offset}, {"length", bytes}});
+  initializers_.push_back(
+      ordered_json{{"name", name}, {"dtype", "int64"}, {"shape", shape}, {"offset", offset}, {"length", bytes}});
   return Tensor{name, std::move(shape)};
 }
 
@@ -155,8 +153,8 @@ Tensor GraphBuilder::node(const std::string& op, const std::string& name, const 
     TESSERA_CHECK(tensor_names_.count(t.name) == 1);
     input_names.push_back(t.name);
   }
-  ordered_json entry{{"op", op}, {"name", unique}, {"inputs", input_names},
-                     {"outputs", std::vector<std::string>{output}}};
+  ordered_json entry{
+      {"op", op}, {"name", unique}, {"inputs", input_names}, {"outputs", std::vector<std::string>{output}}};
   if (!attributes.empty()) entry["attributes"] = attributes;
   nodes_.push_back(std::move(entry));
   flops_ += 2 * macs_of(op, inputs, output_shape, attributes);

@@ -54,9 +54,8 @@ class GraphBuilder {
   // Adds one single-output node named `name` (made unique with a "_1", "_2"... suffix). Its
   // output tensor takes the node's name unless `output_name` is given. `output_shape` is what
   // the caller inferred; the reference interpreter re-checks it on every generated model.
-  Tensor node(const std::string& op, const std::string& name, const std::vector<Tensor>& inputs,
-              Shape output_shape, Attributes attributes = Attributes::object(),
-              const std::string& output_name = "");
+  Tensor node(const std::string& op, const std::string& name, const std::vector<Tensor>& inputs, Shape output_shape,
+              Attributes attributes = Attributes::object(), const std::string& output_name = "");
 
   int64_t parameter_count() const { return parameter_count_; }
   // 2 per multiply-add of Conv, Gemm and MatMul; elementwise work is not counted.

@@ -20,8 +20,7 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   return out;
 }
 
-Tensor LayerBuilder::uniform_param(const std::string& name, const Shape& shape, double lo, double hi,
-                                   InitKind kind) {
+Tensor LayerBuilder::uniform_param(const std::string& name, const Shape& shape, double lo, double hi, InitKind kind) {
   return g_.initializer(name, shape, rng_.uniform_values(element_count(shape), lo, hi), kind);
 }
 
@@ -31,8 +30,8 @@ Tensor LayerBuilder::conv(const Tensor& x, const std::string& name, const ConvSp
   const int64_t fan_in = in_per_group * spec.kernel * spec.kernel;
   const double w_bound = kaiming_bound(spec.gain, fan_in);
   std::vector<Tensor> inputs = {
-      x, uniform_param(name + ".weight", {spec.out_channels, in_per_group, spec.kernel, spec.kernel},
-                       -w_bound, w_bound)};
+      x,
+      uniform_param(name + ".weight", {spec.out_channels, in_per_group, spec.kernel, spec.kernel}, -w_bound, w_bound)};
   if (spec.bias) {
     const double b_bound = 1.0 / std::sqrt(static_cast<double>(fan_in));  // torch's default
     inputs.push_back(uniform_param(name + ".bias", {spec.out_channels}, -b_bound, b_bound));
@@ -66,8 +65,7 @@ Tensor LayerBuilder::linear(const Tensor& x, const std::string& name, int64_t ou
   const double b_bound = 1.0 / std::sqrt(static_cast<double>(in));
   Tensor w = uniform_param(name + ".weight", {out_features, in}, -w_bound, w_bound);
   Tensor b = uniform_param(name + ".bias", {out_features}, -b_bound, b_bound);
-  return g_.node("Gemm", name, {x, w, b}, {x.shape[0], out_features},
-                 {{"alpha", 1.0}, {"beta", 1.0}, {"transB", 1}});
+  return g_.node("Gemm", name, {x, w, b}, {x.shape[0], out_features}, {{"alpha", 1.0}, {"beta", 1.0}, {"transB", 1}});
 }
 
 Tensor LayerBuilder::dense(const Tensor& x, const std::string& name, int64_t out_features, double gain,
@@ -95,12 +93,10 @@ Tensor LayerBuilder::layer_norm(const Tensor& x, const std::string& name, double
   const Shape c = {x.shape.back()};
   Tensor gamma = uniform_param(name + ".weight", c, 0.9, 1.1);
   Tensor beta = uniform_param(name + ".bias", c, -0.05, 0.05);
-  return g_.node("LayerNormalization", name, {x, gamma, beta}, x.shape,
-                 {{"axis", -1}, {"epsilon", epsilon}});
+  return g_.node("LayerNormalization", name, {x, gamma, beta}, x.shape, {{"axis", -1}, {"epsilon", epsilon}});
 }
 
-Tensor LayerBuilder::unary(const std::string& op, const Tensor& x, const std::string& name,
-                           Attributes attributes) {
+Tensor LayerBuilder::unary(const std::string& op, const Tensor& x, const std::string& name, Attributes attributes) {
   return g_.node(op, name, {x}, x.shape, std::move(attributes));
 }
 
@@ -121,12 +117,13 @@ Tensor LayerBuilder::matmul(const Tensor& a, const Tensor& b, const std::string&
   return g_.node("MatMul", name, {a, b}, out);
 }
 
-Tensor LayerBuilder::max_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride,
-                              int64_t pad) {
+Tensor LayerBuilder::max_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride, int64_t pad) {
   const int64_t h = (x.shape[2] + 2 * pad - kernel) / stride + 1;
   const int64_t w = (x.shape[3] + 2 * pad - kernel) / stride + 1;
   return g_.node("MaxPool", name, {x}, {x.shape[0], x.shape[1], h, w},
-                 {{"ceil_mode", 0}, {"kernel_shape", {kernel, kernel}}, {"pads", {pad, pad, pad, pad}},
+                 {{"ceil_mode", 0},
+                  {"kernel_shape", {kernel, kernel}},
+                  {"pads", {pad, pad, pad, pad}},
                   {"strides", {stride, stride}}});
 }
 
@@ -134,8 +131,11 @@ Tensor LayerBuilder::average_pool(const Tensor& x, const std::string& name, int6
   const int64_t h = (x.shape[2] - kernel) / stride + 1;
   const int64_t w = (x.shape[3] - kernel) / stride + 1;
   return g_.node("AveragePool", name, {x}, {x.shape[0], x.shape[1], h, w},
-                 {{"ceil_mode", 0}, {"count_include_pad", 0}, {"kernel_shape", {kernel, kernel}},
-                  {"pads", {0, 0, 0, 0}}, {"strides", {stride, stride}}});
+                 {{"ceil_mode", 0},
+                  {"count_include_pad", 0},
+                  {"kernel_shape", {kernel, kernel}},
+                  {"pads", {0, 0, 0, 0}},
+                  {"strides", {stride, stride}}});
 }
 
 Tensor LayerBuilder::global_average_pool(const Tensor& x, const std::string& name) {
@@ -174,8 +174,10 @@ Tensor LayerBuilder::reduce_mean(const Tensor& x, const std::string& name, const
   Shape out;
   for (size_t i = 0; i < x.shape.size(); ++i) {
     const bool reduced = std::count(axes.begin(), axes.end(), static_cast<int64_t>(i)) > 0;
-    if (!reduced) out.push_back(x.shape[i]);
-    else if (keepdims) out.push_back(1);
+    if (!reduced)
+      out.push_back(x.shape[i]);
+    else if (keepdims)
+      out.push_back(1);
   }
   return g_.node("ReduceMean", name, {x, g_.int64_list(axes, "axes")}, out, {{"keepdims", keepdims ? 1 : 0}});
 }
@@ -183,8 +185,10 @@ Tensor LayerBuilder::reduce_mean(const Tensor& x, const std::string& name, const
 Tensor LayerBuilder::squeeze(const Tensor& x, const std::string& name, const std::vector<int64_t>& axes) {
   Shape out;
   for (size_t i = 0; i < x.shape.size(); ++i) {
-    if (std::count(axes.begin(), axes.end(), static_cast<int64_t>(i)) == 0) out.push_back(x.shape[i]);
-    else TESSERA_CHECK(x.shape[i] == 1);
+    if (std::count(axes.begin(), axes.end(), static_cast<int64_t>(i)) == 0)
+      out.push_back(x.shape[i]);
+    else
+      TESSERA_CHECK(x.shape[i] == 1);
   }
   return g_.node("Squeeze", name, {x, g_.int64_list(axes, "axes")}, out);
 }

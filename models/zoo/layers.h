@@ -54,8 +54,7 @@ class LayerBuilder {
   // MatMul(x, W[in, out]) + Add(bias): a transformer dense layer as exported from HF models.
   // `zero_mean` shifts each output unit's weights to sum to zero, so an offset shared by all
   // inputs (GELU's positive mean) does not pass to every token alike.
-  Tensor dense(const Tensor& x, const std::string& name, int64_t out_features, double gain,
-               bool zero_mean = false);
+  Tensor dense(const Tensor& x, const std::string& name, int64_t out_features, double gain, bool zero_mean = false);
   // LayerNormalization over the last axis with "<name>.weight/.bias".
   Tensor layer_norm(const Tensor& x, const std::string& name, double epsilon);
 
@@ -68,8 +67,7 @@ class LayerBuilder {
   Tensor clip(const Tensor& x, const std::string& name, float lo, float hi);
   Tensor matmul(const Tensor& a, const Tensor& b, const std::string& name);
 
-  Tensor max_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride,
-                  int64_t pad);
+  Tensor max_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride, int64_t pad);
   Tensor average_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride);
   Tensor global_average_pool(const Tensor& x, const std::string& name);
   Tensor flatten(const Tensor& x, const std::string& name);
@@ -78,8 +76,7 @@ class LayerBuilder {
   Tensor softmax(const Tensor& x, const std::string& name);
   Tensor concat(const std::vector<Tensor>& xs, const std::string& name, int64_t axis);
   // ReduceMean with axes as an int64 initializer input (opset 18+), like Squeeze/Unsqueeze.
-  Tensor reduce_mean(const Tensor& x, const std::string& name, const std::vector<int64_t>& axes,
-                     bool keepdims);
+  Tensor reduce_mean(const Tensor& x, const std::string& name, const std::vector<int64_t>& axes, bool keepdims);
   Tensor squeeze(const Tensor& x, const std::string& name, const std::vector<int64_t>& axes);
   Tensor unsqueeze(const Tensor& x, const std::string& name, const std::vector<int64_t>& axes);
 

@@ -34,16 +34,18 @@ Tensor inverted_residual(LayerBuilder& nn, const Tensor& x, const std::string& p
 }
 
 void build_mobilenet_v2(LayerBuilder& nn, int64_t batch) {
-  struct Stage { int64_t expand, channels, repeats, stride; };
-  constexpr Stage kStages[] = {{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
-                               {6, 96, 3, 1},  {6, 160, 3, 2}, {6, 320, 1, 1}};
+  struct Stage {
+    int64_t expand, channels, repeats, stride;
+  };
+  constexpr Stage kStages[] = {{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                               {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
   Tensor x = nn.graph().input("image", {batch, 3, 224, 224});
   x = conv_bn_relu6(nn, x, "features.0", {.out_channels = 32, .kernel = 3, .stride = 2, .pads = same_pads(3)});
   int feature = 1;
   for (const Stage& stage : kStages) {
     for (int64_t i = 0; i < stage.repeats; ++i) {
-      x = inverted_residual(nn, x, "features." + std::to_string(feature++), stage.channels,
-                            i == 0 ? stage.stride : 1, stage.expand);
+      x = inverted_residual(nn, x, "features." + std::to_string(feature++), stage.channels, i == 0 ? stage.stride : 1,
+                            stage.expand);
     }
   }
   x = conv_bn_relu6(nn, x, "features." + std::to_string(feature), {.out_channels = 1280});

@@ -30,9 +30,7 @@ class Rng {
 };
 
 // Symmetric uniform bound whose variance is `gain / fan_in` (Kaiming uniform for gain 2).
-inline double kaiming_bound(double gain, int64_t fan_in) {
-  return std::sqrt(3.0 * gain / static_cast<double>(fan_in));
-}
+inline double kaiming_bound(double gain, int64_t fan_in) { return std::sqrt(3.0 * gain / static_cast<double>(fan_in)); }
 
 // One stream per (seed, architecture): batch variants of a model share their weights.
 inline uint64_t model_seed(uint64_t seed, std::string_view architecture) {

@@ -29,7 +29,7 @@ void build_tiny_cnn(LayerBuilder& nn, int64_t /*batch*/) {
   x = nn.conv(x, "grouped", {.out_channels = 32, .kernel = 3, .pads = same_pads(3), .group = 2});
   x = nn.relu(nn.batch_norm(x, "grouped_bn"), "grouped_relu");
 
-  x = nn.max_pool(x, "maxpool", 3, 2, 1);  // 8x9 -> 4x5
+  x = nn.max_pool(x, "maxpool", 3, 2, 1);   // 8x9 -> 4x5
   x = nn.average_pool(x, "avgpool", 2, 1);  // 4x5 -> 3x4
   x = nn.flatten(nn.global_average_pool(x, "gap"), "flatten");
   x = nn.linear(x, "fc", 10, kLinearGain);

@@ -8,8 +8,8 @@ namespace tessera::zoo {
 
 void build_vgg16(LayerBuilder& nn, int64_t batch) {
   constexpr int64_t kPool = 0;
-  constexpr int64_t kConfig[] = {64,  64,  kPool, 128, 128, kPool, 256, 256, 256, kPool,
-                                 512, 512, 512,   kPool, 512, 512, 512, kPool};
+  constexpr int64_t kConfig[] = {64,    64,  kPool, 128, 128,   kPool, 256, 256, 256,
+                                 kPool, 512, 512,   512, kPool, 512,   512, 512, kPool};
   Tensor x = nn.graph().input("image", {batch, 3, 224, 224});
   int index = 0;  // torchvision's position in `features`: conv, relu, ..., pool
   for (int64_t channels : kConfig) {

@@ -10,8 +10,7 @@ namespace tessera::zoo {
 const std::vector<ModelSpec>& model_specs() {
   static const std::vector<ModelSpec> kSpecs = {
       {"resnet50", "torchvision ResNet-50 v1.5, image [N,3,224,224] -> logits [N,1000]", true, build_resnet50},
-      {"mobilenetv2", "torchvision MobileNetV2 1.0, image [N,3,224,224] -> logits [N,1000]", true,
-       build_mobilenet_v2},
+      {"mobilenetv2", "torchvision MobileNetV2 1.0, image [N,3,224,224] -> logits [N,1000]", true, build_mobilenet_v2},
       {"vgg16", "torchvision VGG-16 (no BN), image [N,3,224,224] -> logits [N,1000]", true, build_vgg16},
       {"bert_base", "BERT-base encoder, 12 layers, embeddings [1,128,768] -> hidden [1,128,768]", false,
        build_bert_base},
@@ -21,8 +20,7 @@ const std::vector<ModelSpec>& model_specs() {
        build_tiny_mobilenet},
       {"tiny_transformer", "2-layer encoder, erf-pattern and Gelu-op GELU, broadcasting MatMul, Tanh head", false,
        build_tiny_transformer},
-      {"tiny_mlp", "Gemm variants, MatMul, activations, Sqrt/Pow, Identity, Unsqueeze/Squeeze", false,
-       build_tiny_mlp},
+      {"tiny_mlp", "Gemm variants, MatMul, activations, Sqrt/Pow, Identity, Unsqueeze/Squeeze", false, build_tiny_mlp},
   };
   return kSpecs;
 }

@@ -77,8 +77,7 @@ tessera::Result<std::vector<tessera::Tensor>> run_reference(const std::string& j
   for (const auto& input : json["inputs"]) {
     specs.push_back({input["name"].get<std::string>(), input["shape"].get<std::vector<int64_t>>(), {}});
   }
-  return tessera::testing::reference_run(files.json, files.weights, tessera::random_inputs(specs, 7),
-                                         observe);
+  return tessera::testing::reference_run(files.json, files.weights, tessera::random_inputs(specs, 7), observe);
 }
 
 // Statistics over the finite values; non-finite ones are only counted.
@@ -195,11 +194,38 @@ TEST_CASE("the engine loads every generated model and counts the builder's FLOPs
 }
 
 TEST_CASE("the tiny models together use every op of model format v1", "[zoo]") {
-  const std::set<std::string> expected = {
-      "Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Pow", "Relu", "LeakyRelu", "Sigmoid",
-      "Tanh", "HardSigmoid", "HardSwish", "Erf", "Gelu", "Sqrt", "Clip", "Softmax", "LayerNormalization",
-      "BatchNormalization", "MaxPool", "AveragePool", "GlobalAveragePool", "ReduceMean", "Concat",
-      "Reshape", "Flatten", "Transpose", "Squeeze", "Unsqueeze", "Identity"};
+  const std::set<std::string> expected = {"Conv",
+                                          "Gemm",
+                                          "MatMul",
+                                          "Add",
+                                          "Sub",
+                                          "Mul",
+                                          "Div",
+                                          "Pow",
+                                          "Relu",
+                                          "LeakyRelu",
+                                          "Sigmoid",
+                                          "Tanh",
+                                          "HardSigmoid",
+                                          "HardSwish",
+                                          "Erf",
+                                          "Gelu",
+                                          "Sqrt",
+                                          "Clip",
+                                          "Softmax",
+                                          "LayerNormalization",
+                                          "BatchNormalization",
+                                          "MaxPool",
+                                          "AveragePool",
+                                          "GlobalAveragePool",
+                                          "ReduceMean",
+                                          "Concat",
+                                          "Reshape",
+                                          "Flatten",
+                                          "Transpose",
+                                          "Squeeze",
+                                          "Unsqueeze",
+                                          "Identity"};
   TempDir dir("ops");
   generate_all(requests("tiny"), 1, dir.str());
   std::set<std::string> used;
@@ -330,9 +356,9 @@ TEST_CASE("the CLI writes what the library writes and rejects bad arguments", "[
   CHECK(std::system((zoo + " --list" + quiet).c_str()) == 0);
   CHECK(std::system((zoo + " --help" + quiet).c_str()) == 0);
   CHECK(std::system((zoo + " resnet51 -o " + cli.str() + quiet).c_str()) != 0);
-  CHECK(std::system((zoo + " tiny_mlp" + quiet).c_str()) != 0);                              // no -o
-  CHECK(std::system((zoo + " vgg16 --batch 0 -o " + cli.str() + quiet).c_str()) != 0);     // bad batch
-  CHECK(std::system((zoo + " tiny --seed x -o " + cli.str() + quiet).c_str()) != 0);       // bad seed
-  CHECK(std::system((zoo + " tiny --frobnicate -o " + cli.str() + quiet).c_str()) != 0);   // unknown flag
+  CHECK(std::system((zoo + " tiny_mlp" + quiet).c_str()) != 0);                           // no -o
+  CHECK(std::system((zoo + " vgg16 --batch 0 -o " + cli.str() + quiet).c_str()) != 0);    // bad batch
+  CHECK(std::system((zoo + " tiny --seed x -o " + cli.str() + quiet).c_str()) != 0);      // bad seed
+  CHECK(std::system((zoo + " tiny --frobnicate -o " + cli.str() + quiet).c_str()) != 0);  // unknown flag
 }
 #endif

@@ -1,6 +1,6 @@
-// The standard check of a model against the oracle: every ISA this CPU supports, several
-// thread counts and all three schedulers; results within `tolerance` of the reference and
-// bitwise identical to each other within one ISA.
+// The standard check of a model: ISAs, thread counts, schedulers (and optionally both
+// arena plans, repeats, a tile size); every run bitwise identical to the others of its ISA,
+// and within `tolerance` of the reference kernels.
 #pragma once
 
 #include "tests/support/op_model.h"
@@ -8,13 +8,21 @@
 namespace tessera::testing {
 
 struct CheckOptions {
-  double tolerance = 1e-4;  // relative to the largest reference magnitude
+  double tolerance = 1e-4;  // relative to the largest reference magnitude; < 0 skips the reference
   std::vector<int> threads = {1, 3};
-  bool all_isas = true;  // also the scalar and AVX2 kernels where the CPU has better
+  bool all_isas = true;           // also the AVX2 and scalar kernels where the CPU has better
+  bool both_arena_plans = false;  // also without arena reuse
+  double tile_flops = 0;          // 0: the default tiling
+  int repeats = 1;                // runs per scheduler and session
 };
 
-// Runs Catch2 CHECKs; returns the reference outputs.
-std::vector<Tensor> check_against_reference(const TestModel& model, const CheckOptions& options = {});
+// Runs Catch2 CHECKs; returns the outputs of the first run.
+std::vector<Tensor> check_model(const std::string& json, const std::vector<uint8_t>& weights,
+                                const std::vector<Tensor>& inputs, const CheckOptions& options = {});
+
+inline std::vector<Tensor> check_against_reference(const TestModel& model, const CheckOptions& options = {}) {
+  return check_model(model.json, model.weights, model.inputs, options);
+}
 
 // The ISAs this CPU can run, best first, as CompileOptions::isa strings.
 std::vector<std::string> supported_isas();

@@ -101,7 +101,8 @@ std::string ModelBuilder::node(const std::string& op, std::vector<std::string> i
 
 TestModel ModelBuilder::build(const std::vector<std::string>& outputs) const {
   TestModel m;
-  nlohmann::json inputs = nlohmann::json::array(), initializers = nlohmann::json::array(), outs = nlohmann::json::array();
+  nlohmann::json inputs = nlohmann::json::array(), initializers = nlohmann::json::array(),
+                 outs = nlohmann::json::array();
   for (const TestTensor& t : tensors_) {
     if (t.kind == TestTensor::Kind::kInput) {
       inputs.push_back({{"name", t.name}, {"dtype", "float32"}, {"shape", t.dims}});
@@ -113,11 +114,14 @@ TestModel ModelBuilder::build(const std::vector<std::string>& outputs) const {
     const size_t offset = (m.weights.size() + 63) / 64 * 64;
     m.weights.resize(offset + bytes);
     std::memcpy(m.weights.data() + offset, is_int ? static_cast<const void*>(t.ints.data()) : t.data.data(), bytes);
-    initializers.push_back({{"name", t.name}, {"dtype", is_int ? "int64" : "float32"}, {"shape", t.dims},
-                            {"offset", offset}, {"length", bytes}});
+    initializers.push_back({{"name", t.name},
+                            {"dtype", is_int ? "int64" : "float32"},
+                            {"shape", t.dims},
+                            {"offset", offset},
+                            {"length", bytes}});
   }
   for (const std::string& o : outputs) outs.push_back({{"name", o}, {"dtype", "float32"}, {"shape", shape_of(o)}});
-  m.json = nlohmann::json{{"format", "tessera"}, {"version", 1},     {"name", "test"},
+  m.json = nlohmann::json{{"format", "tessera"}, {"version", 1},    {"name", "test"},
                           {"inputs", inputs},    {"outputs", outs}, {"initializers", initializers},
                           {"nodes", nodes_}}
                .dump();

@@ -21,7 +21,6 @@ using TensorObserver = std::function<void(const std::string& tensor_name, const 
 Result<std::vector<Tensor>> reference_run(const std::string& json_text, const std::vector<uint8_t>& weights,
                                           const std::vector<Tensor>& inputs, const TensorObserver& observe = {});
 
-
 // Reads a model's JSON and weights files (weights: the JSON's "weights" field or the .bin twin).
 struct ModelFiles {
   std::string json;

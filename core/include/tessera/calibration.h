@@ -7,9 +7,9 @@
 namespace tessera {
 
 struct PeakMeasurement {
-  std::string isa;               // best instruction set detected here
-  double one_core_gflops = 0;    // FMA throughput of one thread, GFLOP/s
-  double all_threads_gflops = 0; // sum over `threads` threads running the loop at once
+  std::string isa;                // best instruction set detected here
+  double one_core_gflops = 0;     // FMA throughput of one thread, GFLOP/s
+  double all_threads_gflops = 0;  // sum over `threads` threads running the loop at once
   int threads = 1;
 };
 

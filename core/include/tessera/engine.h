@@ -99,7 +99,7 @@ class Model {
   static Result<std::shared_ptr<const Model>> load_file(const std::string& path, const CompileOptions& options);
   // From memory: the JSON text and the weights bytes.
   static Result<std::shared_ptr<const Model>> load(const std::string& json_text, std::vector<uint8_t> weights,
-                                                  const CompileOptions& options);
+                                                   const CompileOptions& options);
   virtual ~Model() = default;
   virtual const ModelInfo& info() const = 0;
 };

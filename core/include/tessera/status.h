@@ -18,9 +18,7 @@ class Status {
   const std::string& message() const { return message_; }
 
   // Returns a copy whose message is prefixed with `context: `.
-  Status with_context(const std::string& context) const {
-    return ok() ? *this : Status(context + ": " + message_);
-  }
+  Status with_context(const std::string& context) const { return ok() ? *this : Status(context + ": " + message_); }
 
  private:
   explicit Status(std::string message) : failed_(true), message_(std::move(message)) {}
@@ -32,7 +30,7 @@ class Status {
 template <class T>
 class Result {
  public:
-  Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : state_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : state_(std::move(status)) {}  // NOLINT: must be an error
 
   bool ok() const { return std::holds_alternative<T>(state_); }
@@ -55,16 +53,18 @@ class Result {
 namespace tessera::detail {
 inline Status to_status(const Status& s) { return s; }
 template <class T>
-Status to_status(const Result<T>& r) { return r.status(); }
+Status to_status(const Result<T>& r) {
+  return r.status();
+}
 }  // namespace tessera::detail
 
 #define TESSERA_CONCAT_INNER(a, b) a##b
 #define TESSERA_CONCAT(a, b) TESSERA_CONCAT_INNER(a, b)
 
 // Returns a failed Status (or the Status of a failed Result) to the caller.
-#define TESSERA_RETURN_IF_ERROR(expr)                                   \
-  do {                                                                  \
-    auto&& tessera_result_ = (expr);                                    \
+#define TESSERA_RETURN_IF_ERROR(expr)                                                \
+  do {                                                                               \
+    auto&& tessera_result_ = (expr);                                                 \
     if (!tessera_result_.ok()) return ::tessera::detail::to_status(tessera_result_); \
   } while (0)
 
