@@ -10,9 +10,9 @@
 
 namespace tessera::kernels {
 
-struct DwConvGeometry {             // one image, NHWC, channel multiplier 1
-  size_t in_h, in_w, channels;      // input row stride = in_w * channels
-  size_t out_h, out_w;              // output row stride = out_w * channels
+struct DwConvGeometry {         // one image, NHWC, channel multiplier 1
+  size_t in_h, in_w, channels;  // input row stride = in_w * channels
+  size_t out_h, out_w;          // output row stride = out_w * channels
   size_t kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left;
 };
 
@@ -24,9 +24,9 @@ struct DwConvGeometry {             // one image, NHWC, channel multiplier 1
 // in the padding are skipped, the rest accumulate in kh-major order, one fma each, so an
 // element's value does not depend on the row or channel range requested: any split of the
 // output gives bitwise identical results. Nothing outside the requested region is written.
-using DwConvFn = void (*)(const DwConvGeometry& g, const float* input, const float* packed_w,
-                          const float* bias, float* output, size_t oh_begin, size_t oh_end,
-                          size_t c_begin, size_t c_end, const float* residual, const MinMax& clamp);
+using DwConvFn = void (*)(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias,
+                          float* output, size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end,
+                          const float* residual, const MinMax& clamp);
 
 struct DwConvKernel {
   const char* name;  // e.g. "f32_dwconv_8x16_avx512": 8 output pixels x 16 channels per step

@@ -31,10 +31,9 @@ DwTapRange dwconv_tap_range(ptrdiff_t origin, ptrdiff_t size, ptrdiff_t taps, pt
 // then one partial vector. Every pixel uses the same tap ranges (the caller groups only
 // pixels where that holds), so the addressing is set up once for all channels.
 template <class Vec, int kP>
-void dwconv_pixels(const DwConvGeometry& g, const float* input, const float* packed_w,
-                   const float* bias, float* output, const float* residual, const MinMax& clamp,
-                   size_t oh, size_t ow, DwTapRange kh_range, DwTapRange kw_range, size_t c_begin,
-                   size_t c_end) {
+void dwconv_pixels(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias, float* output,
+                   const float* residual, const MinMax& clamp, size_t oh, size_t ow, DwTapRange kh_range,
+                   DwTapRange kw_range, size_t c_begin, size_t c_end) {
   using V = typename Vec::V;
   constexpr size_t kW = Vec::kWidth;
   const auto sd = [](size_t v) { return static_cast<ptrdiff_t>(v); };
@@ -50,8 +49,7 @@ void dwconv_pixels(const DwConvGeometry& g, const float* input, const float* pac
   const ptrdiff_t first_ih = sd(oh * g.stride_h) - sd(g.pad_top) + kh_range.lo * sd(g.dilation_h);
   const ptrdiff_t first_iw = sd(ow * g.stride_w) - sd(g.pad_left) + kw_range.lo * sd(g.dilation_w);
   const float* x_first = has_taps ? input + (first_ih * sd(g.in_w) + first_iw) * channels : input;
-  const float* w_first =
-      has_taps ? packed_w + (kh_range.lo * sd(g.kernel_w) + kw_range.lo) * channels : packed_w;
+  const float* w_first = has_taps ? packed_w + (kh_range.lo * sd(g.kernel_w) + kw_range.lo) * channels : packed_w;
   float* out = output + (oh * g.out_w + ow) * g.channels;
   const float* res = residual != nullptr ? residual + (oh * g.out_w + ow) * g.channels : nullptr;
   // max(lo, v) / min(hi, v): the traits return the second operand on NaN, so NaN propagates.
@@ -107,18 +105,17 @@ void dwconv_pixels(const DwConvGeometry& g, const float* input, const float* pac
 // Interior pixels [ow, ow_end) of row `oh` (every kernel column inside the image): blocks of
 // kP, then the remainder in blocks of kP/2, kP/4, ..., 1.
 template <class Vec, int kP>
-void dwconv_interior(const DwConvGeometry& g, const float* input, const float* packed_w,
-                     const float* bias, float* output, const float* residual, const MinMax& clamp,
-                     size_t oh, size_t ow, size_t ow_end, DwTapRange kh_range, size_t c_begin,
-                     size_t c_end) {
+void dwconv_interior(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias,
+                     float* output, const float* residual, const MinMax& clamp, size_t oh, size_t ow, size_t ow_end,
+                     DwTapRange kh_range, size_t c_begin, size_t c_end) {
   const DwTapRange kw_range{0, static_cast<ptrdiff_t>(g.kernel_w)};
   for (; ow + kP <= ow_end; ow += kP) {
-    dwconv_pixels<Vec, kP>(g, input, packed_w, bias, output, residual, clamp, oh, ow, kh_range,
-                           kw_range, c_begin, c_end);
+    dwconv_pixels<Vec, kP>(g, input, packed_w, bias, output, residual, clamp, oh, ow, kh_range, kw_range, c_begin,
+                           c_end);
   }
   if constexpr (kP > 1) {
-    dwconv_interior<Vec, kP / 2>(g, input, packed_w, bias, output, residual, clamp, oh, ow, ow_end,
-                                 kh_range, c_begin, c_end);
+    dwconv_interior<Vec, kP / 2>(g, input, packed_w, bias, output, residual, clamp, oh, ow, ow_end, kh_range, c_begin,
+                                 c_end);
   }
 }
 
@@ -126,9 +123,8 @@ void dwconv_interior(const DwConvGeometry& g, const float* input, const float* p
 // pixels go one at a time with their own column tap range. All paths visit taps in the same
 // order, so which path or block a pixel falls in never changes its value.
 template <class Vec, int kP>
-void dwconv(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias,
-            float* output, size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end,
-            const float* residual, const MinMax& clamp) {
+void dwconv(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias, float* output,
+            size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end, const float* residual, const MinMax& clamp) {
   if (c_begin >= c_end) return;
   const auto sd = [](size_t v) { return static_cast<ptrdiff_t>(v); };
   // Interior columns [ow_lo, ow_hi): ow * stride_w - pad_left >= 0 and the last tap < in_w.
@@ -140,17 +136,17 @@ void dwconv(const DwConvGeometry& g, const float* input, const float* packed_w, 
   const size_t ow_hi = end_inside < ow_lo ? ow_lo : (end_inside < g.out_w ? end_inside : g.out_w);
 
   for (size_t oh = oh_begin; oh < oh_end; ++oh) {
-    const DwTapRange kh_range = dwconv_tap_range<Vec>(sd(oh * g.stride_h) - sd(g.pad_top),
-                                                      sd(g.in_h), sd(g.kernel_h), sd(g.dilation_h));
+    const DwTapRange kh_range =
+        dwconv_tap_range<Vec>(sd(oh * g.stride_h) - sd(g.pad_top), sd(g.in_h), sd(g.kernel_h), sd(g.dilation_h));
     const auto border_pixel = [&](size_t ow) {
-      const DwTapRange kw_range = dwconv_tap_range<Vec>(
-          sd(ow * g.stride_w) - sd(g.pad_left), sd(g.in_w), sd(g.kernel_w), sd(g.dilation_w));
-      dwconv_pixels<Vec, 1>(g, input, packed_w, bias, output, residual, clamp, oh, ow, kh_range,
-                            kw_range, c_begin, c_end);
+      const DwTapRange kw_range =
+          dwconv_tap_range<Vec>(sd(ow * g.stride_w) - sd(g.pad_left), sd(g.in_w), sd(g.kernel_w), sd(g.dilation_w));
+      dwconv_pixels<Vec, 1>(g, input, packed_w, bias, output, residual, clamp, oh, ow, kh_range, kw_range, c_begin,
+                            c_end);
     };
     for (size_t ow = 0; ow < ow_lo; ++ow) border_pixel(ow);
-    dwconv_interior<Vec, kP>(g, input, packed_w, bias, output, residual, clamp, oh, ow_lo, ow_hi,
-                             kh_range, c_begin, c_end);
+    dwconv_interior<Vec, kP>(g, input, packed_w, bias, output, residual, clamp, oh, ow_lo, ow_hi, kh_range, c_begin,
+                             c_end);
     for (size_t ow = ow_hi; ow < g.out_w; ++ow) border_pixel(ow);
   }
 }

@@ -3,9 +3,9 @@
 
 namespace tessera::kernels {
 
-void reference_dwconv(const DwConvGeometry& g, const float* input, const float* packed_w,
-                      const float* bias, float* output, size_t oh_begin, size_t oh_end,
-                      size_t c_begin, size_t c_end, const float* residual, const MinMax& clamp) {
+void reference_dwconv(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias,
+                      float* output, size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end,
+                      const float* residual, const MinMax& clamp) {
   for (size_t oh = oh_begin; oh < oh_end; ++oh) {
     for (size_t ow = 0; ow < g.out_w; ++ow) {
       for (size_t c = c_begin; c < c_end; ++c) {

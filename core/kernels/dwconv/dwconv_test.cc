@@ -27,13 +27,10 @@ std::vector<float> random_floats(size_t n, std::mt19937& rng) {
   return v;
 }
 
-size_t uniform(std::mt19937& rng, size_t lo, size_t hi) {
-  return std::uniform_int_distribution<size_t>(lo, hi)(rng);
-}
+size_t uniform(std::mt19937& rng, size_t lo, size_t hi) { return std::uniform_int_distribution<size_t>(lo, hi)(rng); }
 
 // Random input size and asymmetric pads (bottom/right only shape out_h/out_w).
-DwConvGeometry random_geometry(std::mt19937& rng, size_t kernel, size_t stride, size_t dilation,
-                               size_t channels) {
+DwConvGeometry random_geometry(std::mt19937& rng, size_t kernel, size_t stride, size_t dilation, size_t channels) {
   const size_t span = (kernel - 1) * dilation + 1;
   for (;;) {
     DwConvGeometry g{};
@@ -67,8 +64,8 @@ struct DwCase {
   std::vector<float> run(DwConvFn fn, size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end,
                          const MinMax& clamp) const {
     std::vector<float> out(output_size(), kCanary);
-    fn(g, input.data(), weights.data(), bias.data(), out.data(), oh_begin, oh_end, c_begin, c_end,
-       residual_ptr(), clamp);
+    fn(g, input.data(), weights.data(), bias.data(), out.data(), oh_begin, oh_end, c_begin, c_end, residual_ptr(),
+       clamp);
     return out;
   }
   // The reference on absolute values: the sum of magnitudes bounding each output's rounding.
@@ -83,9 +80,9 @@ struct DwCase {
 
 std::string describe(const DwConvGeometry& g) {
   std::ostringstream s;
-  s << "in " << g.in_h << "x" << g.in_w << "x" << g.channels << " out " << g.out_h << "x" << g.out_w
-    << " k" << g.kernel_h << " s" << g.stride_h << " d" << g.dilation_h << " pad_top " << g.pad_top
-    << " pad_left " << g.pad_left;
+  s << "in " << g.in_h << "x" << g.in_w << "x" << g.channels << " out " << g.out_h << "x" << g.out_w << " k"
+    << g.kernel_h << " s" << g.stride_h << " d" << g.dilation_h << " pad_top " << g.pad_top << " pad_left "
+    << g.pad_left;
   return s.str();
 }
 
@@ -99,24 +96,20 @@ TEST_CASE("every dwconv kernel matches the reference over random geometries") {
         for (size_t dilation : {1, 2}) {
           for (size_t channels : {1, 7, 17, 33, 96}) {
             for (int repeat = 0; repeat < 3; ++repeat, ++variant) {
-              const DwCase tc(random_geometry(rng, k, stride, dilation, channels), variant % 2 == 1,
-                              rng);
-              const MinMax clamp = variant % 3 == 0 ? MinMax{}
-                                   : variant % 3 == 1
-                                       ? MinMax{0.0f, std::numeric_limits<float>::infinity()}
-                                       : MinMax{-0.25f, 0.75f};
+              const DwCase tc(random_geometry(rng, k, stride, dilation, channels), variant % 2 == 1, rng);
+              const MinMax clamp = variant % 3 == 0   ? MinMax{}
+                                   : variant % 3 == 1 ? MinMax{0.0f, std::numeric_limits<float>::infinity()}
+                                                      : MinMax{-0.25f, 0.75f};
               // A sub-region: nothing outside it may be written.
               const size_t oh_begin = uniform(rng, 0, tc.g.out_h - 1);
               const size_t oh_end = uniform(rng, oh_begin + 1, tc.g.out_h);
               const size_t c_begin = uniform(rng, 0, channels - 1);
               const size_t c_end = uniform(rng, c_begin + 1, channels);
-              INFO("kernel " << kernel.name << " seed " << kSeed << " " << describe(tc.g)
-                             << " rows [" << oh_begin << "," << oh_end << ") channels [" << c_begin
-                             << "," << c_end << ") residual " << !tc.residual.empty());
-              const std::vector<float> got =
-                  tc.run(kernel.fn, oh_begin, oh_end, c_begin, c_end, clamp);
-              const std::vector<float> want =
-                  tc.run(reference_dwconv, oh_begin, oh_end, c_begin, c_end, clamp);
+              INFO("kernel " << kernel.name << " seed " << kSeed << " " << describe(tc.g) << " rows [" << oh_begin
+                             << "," << oh_end << ") channels [" << c_begin << "," << c_end << ") residual "
+                             << !tc.residual.empty());
+              const std::vector<float> got = tc.run(kernel.fn, oh_begin, oh_end, c_begin, c_end, clamp);
+              const std::vector<float> want = tc.run(reference_dwconv, oh_begin, oh_end, c_begin, c_end, clamp);
               const std::vector<float> magnitude = tc.magnitudes();
               const double taps = static_cast<double>(k * k);
               for (size_t i = 0; i < got.size(); ++i) {
@@ -152,8 +145,8 @@ TEST_CASE("dwconv results are bitwise identical whatever the row and channel spl
             const size_t rows = uniform(rng, 1, tc.g.out_h - oh);
             for (size_t c = 0; c < channels;) {
               const size_t width = uniform(rng, 1, channels - c);
-              kernel.fn(tc.g, tc.input.data(), tc.weights.data(), tc.bias.data(), split.data(), oh,
-                        oh + rows, c, c + width, tc.residual_ptr(), clamp);
+              kernel.fn(tc.g, tc.input.data(), tc.weights.data(), tc.bias.data(), split.data(), oh, oh + rows, c,
+                        c + width, tc.residual_ptr(), clamp);
               c += width;
             }
             oh += rows;

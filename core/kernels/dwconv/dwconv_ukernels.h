@@ -5,10 +5,9 @@
 
 namespace tessera::kernels {
 
-#define TESSERA_DWCONV_KERNEL(name)                                                                \
-  void name(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias, \
-            float* output, size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end,           \
-            const float* residual, const MinMax& clamp)
+#define TESSERA_DWCONV_KERNEL(name)                                                                               \
+  void name(const DwConvGeometry& g, const float* input, const float* packed_w, const float* bias, float* output, \
+            size_t oh_begin, size_t oh_end, size_t c_begin, size_t c_end, const float* residual, const MinMax& clamp)
 
 TESSERA_DWCONV_KERNEL(f32_dwconv_8x16_avx512);
 TESSERA_DWCONV_KERNEL(f32_dwconv_8x8_avx2);

@@ -47,8 +47,8 @@ enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin };
 using UnaryFn = void (*)(UnaryOp op, const UnaryParams& p, size_t n, const float* x, float* y);
 // y[i] = a[i * a_stride] op b[i * b_stride]; strides are 0 (one broadcast value) or 1;
 // y may equal a or b (no other overlap).
-using BinaryFn = void (*)(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b,
-                          size_t b_stride, float* y);
+using BinaryFn = void (*)(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride,
+                          float* y);
 
 // Results depend only on the input value(s) and the entry (ISA), never on n, on the position
 // in the array or on how a caller splits the work into calls.

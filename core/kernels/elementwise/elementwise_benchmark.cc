@@ -24,8 +24,7 @@ constexpr Op kOps[] = {{UnaryOp::kExp, "exp"},         {UnaryOp::kErf, "erf"},
                        {UnaryOp::kSigmoid, "sigmoid"}, {UnaryOp::kTanh, "tanh"},
                        {UnaryOp::kRelu, "relu"}};
 
-double elements_per_ns(const ElementwiseKernels& k, UnaryOp op, std::vector<float>& x,
-                       std::vector<float>& y) {
+double elements_per_ns(const ElementwiseKernels& k, UnaryOp op, std::vector<float>& x, std::vector<float>& y) {
   using Clock = std::chrono::steady_clock;
   const size_t n = x.size();
   double best = 0;

@@ -99,22 +99,18 @@ void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, floa
       return map_unary<Vec>(n, x, y, [=](V v) { return M::select(M::lt(v, zero), Vec::mul(v, alpha), v); });
     case UnaryOp::kClip:
       return map_unary<Vec>(n, x, y, [=](V v) { return M::min_first(M::max_first(v, alpha), beta); });
-    case UnaryOp::kSigmoid:
-      return map_unary<Vec>(n, x, y, [](V v) { return vec_sigmoid<Vec>(v); });
-    case UnaryOp::kTanh:
-      return map_unary<Vec>(n, x, y, [](V v) { return vec_tanh<Vec>(v); });
+    case UnaryOp::kSigmoid: return map_unary<Vec>(n, x, y, [](V v) { return vec_sigmoid<Vec>(v); });
+    case UnaryOp::kTanh: return map_unary<Vec>(n, x, y, [](V v) { return vec_tanh<Vec>(v); });
     case UnaryOp::kHardSigmoid:
-      return map_unary<Vec>(
-          n, x, y, [=](V v) { return M::min_first(M::max_first(Vec::fma(v, alpha, beta), zero), one); });
+      return map_unary<Vec>(n, x, y,
+                            [=](V v) { return M::min_first(M::max_first(Vec::fma(v, alpha, beta), zero), one); });
     case UnaryOp::kHardSwish: {
       const V sixth = Vec::broadcast(1.0f / 6.0f);
       const V half = Vec::broadcast(0.5f);
-      return map_unary<Vec>(n, x, y, [=](V v) {
-        return Vec::mul(v, M::min_first(M::max_first(Vec::fma(v, sixth, half), zero), one));
-      });
+      return map_unary<Vec>(
+          n, x, y, [=](V v) { return Vec::mul(v, M::min_first(M::max_first(Vec::fma(v, sixth, half), zero), one)); });
     }
-    case UnaryOp::kErf:
-      return map_unary<Vec>(n, x, y, [](V v) { return vec_erf<Vec>(v); });
+    case UnaryOp::kErf: return map_unary<Vec>(n, x, y, [](V v) { return vec_erf<Vec>(v); });
     case UnaryOp::kGelu: {
       // h + h * erf(x / sqrt 2) with h = x / 2: one rounding less than h * (1 + erf).
       const V half = Vec::broadcast(0.5f);
@@ -134,22 +130,16 @@ void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, floa
         return Vec::mul(v, vec_sigmoid<Vec>(two_u));
       });
     }
-    case UnaryOp::kSqrt:
-      return map_unary<Vec>(n, x, y, [](V v) { return M::sqrt(v); });
-    case UnaryOp::kExp:
-      return map_unary<Vec>(n, x, y, [](V v) { return vec_exp<Vec>(v); });
-    case UnaryOp::kNeg:
-      return map_unary<Vec>(n, x, y, [](V v) { return M::neg(v); });
-    case UnaryOp::kAbs:
-      return map_unary<Vec>(n, x, y, [](V v) { return M::abs(v); });
-    case UnaryOp::kReciprocal:
-      return map_unary<Vec>(n, x, y, [=](V v) { return Vec::div(one, v); });
+    case UnaryOp::kSqrt: return map_unary<Vec>(n, x, y, [](V v) { return M::sqrt(v); });
+    case UnaryOp::kExp: return map_unary<Vec>(n, x, y, [](V v) { return vec_exp<Vec>(v); });
+    case UnaryOp::kNeg: return map_unary<Vec>(n, x, y, [](V v) { return M::neg(v); });
+    case UnaryOp::kAbs: return map_unary<Vec>(n, x, y, [](V v) { return M::abs(v); });
+    case UnaryOp::kReciprocal: return map_unary<Vec>(n, x, y, [=](V v) { return Vec::div(one, v); });
   }
 }
 
 template <class Vec>
-void binary_impl(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride,
-                 float* y) {
+void binary_impl(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride, float* y) {
   [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   using V = typename Vec::V;
   using M = VecMath<Vec>;

@@ -10,20 +10,15 @@ namespace tessera::kernels {
 float unary_reference(UnaryOp op, const UnaryParams& p, float x) {
   const double d = x;
   switch (op) {
-    case UnaryOp::kCopy:
-      return x;
-    case UnaryOp::kRelu:
-      return (x < 0.0f ? 0.0f : x) + 0.0f;
-    case UnaryOp::kLeakyRelu:
-      return x < 0.0f ? p.alpha * x : x;
+    case UnaryOp::kCopy: return x;
+    case UnaryOp::kRelu: return (x < 0.0f ? 0.0f : x) + 0.0f;
+    case UnaryOp::kLeakyRelu: return x < 0.0f ? p.alpha * x : x;
     case UnaryOp::kClip: {
       const float low = x < p.alpha ? p.alpha : x;
       return p.beta < low ? p.beta : low;
     }
-    case UnaryOp::kSigmoid:
-      return static_cast<float>(1.0 / (1.0 + std::exp(-d)));
-    case UnaryOp::kTanh:
-      return static_cast<float>(std::tanh(d));
+    case UnaryOp::kSigmoid: return static_cast<float>(1.0 / (1.0 + std::exp(-d)));
+    case UnaryOp::kTanh: return static_cast<float>(std::tanh(d));
     case UnaryOp::kHardSigmoid: {
       if (std::isnan(x)) return x;
       return static_cast<float>(std::fmax(0.0, std::fmin(1.0, double{p.alpha} * d + p.beta)));
@@ -32,40 +27,29 @@ float unary_reference(UnaryOp op, const UnaryParams& p, float x) {
       if (std::isnan(x)) return x;
       return static_cast<float>(d * std::fmax(0.0, std::fmin(1.0, d / 6.0 + 0.5)));
     }
-    case UnaryOp::kErf:
-      return static_cast<float>(std::erf(d));
+    case UnaryOp::kErf: return static_cast<float>(std::erf(d));
     // 0.5 x (1 + erf(x / sqrt 2)) written with erfc so that double keeps the left tail.
-    case UnaryOp::kGelu:
-      return static_cast<float>(0.5 * d * std::erfc(-d / std::numbers::sqrt2));
+    case UnaryOp::kGelu: return static_cast<float>(0.5 * d * std::erfc(-d / std::numbers::sqrt2));
     // 0.5 x (1 + tanh(u)) = x / (1 + e^(-2u)), the form that keeps the left tail.
     case UnaryOp::kGeluTanh: {
       const double u = std::sqrt(2.0 / std::numbers::pi) * (d + 0.044715 * d * d * d);
       return static_cast<float>(d / (1.0 + std::exp(-2.0 * u)));
     }
-    case UnaryOp::kSqrt:
-      return std::sqrt(x);
-    case UnaryOp::kExp:
-      return static_cast<float>(std::exp(d));
-    case UnaryOp::kNeg:
-      return -x;
-    case UnaryOp::kAbs:
-      return std::fabs(x);
-    case UnaryOp::kReciprocal:
-      return 1.0f / x;
+    case UnaryOp::kSqrt: return std::sqrt(x);
+    case UnaryOp::kExp: return static_cast<float>(std::exp(d));
+    case UnaryOp::kNeg: return -x;
+    case UnaryOp::kAbs: return std::fabs(x);
+    case UnaryOp::kReciprocal: return 1.0f / x;
   }
   return x;
 }
 
 float binary_reference(BinaryOp op, float a, float b) {
   switch (op) {
-    case BinaryOp::kAdd:
-      return a + b;
-    case BinaryOp::kSub:
-      return a - b;
-    case BinaryOp::kMul:
-      return a * b;
-    case BinaryOp::kDiv:
-      return a / b;
+    case BinaryOp::kAdd: return a + b;
+    case BinaryOp::kSub: return a - b;
+    case BinaryOp::kMul: return a * b;
+    case BinaryOp::kDiv: return a / b;
     case BinaryOp::kPow:
       if (b == 2.0f) return a * a;
       if (b == 3.0f) return a * a * a;

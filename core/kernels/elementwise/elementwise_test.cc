@@ -59,14 +59,10 @@ const float kSpecials[] = {0.0f,    -0.0f,  kInf,       -kInf,       kNan,    -k
 // infinities, subnormals) mixed in.
 float random_input(std::mt19937& rng) {
   switch (rng() % 8) {
-    case 0:
-      return kSpecials[rng() % std::size(kSpecials)];
-    case 1:
-      return std::uniform_real_distribution<float>(-120.0f, 120.0f)(rng);
-    case 2:
-      return std::bit_cast<float>(static_cast<uint32_t>(rng()));
-    default:
-      return std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
+    case 0: return kSpecials[rng() % std::size(kSpecials)];
+    case 1: return std::uniform_real_distribution<float>(-120.0f, 120.0f)(rng);
+    case 2: return std::bit_cast<float>(static_cast<uint32_t>(rng()));
+    default: return std::uniform_real_distribution<float>(-8.0f, 8.0f)(rng);
   }
 }
 
@@ -110,8 +106,7 @@ const UnaryCase kUnaryCases[] = {
 bool unary_matches(const UnaryCase& c, float x, float got) {
   const float want = unary_reference(c.op, c.params, x);
   if (same_value(got, want)) return true;
-  if (c.tolerance == 0 || std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got))
-    return false;
+  if (c.tolerance == 0 || std::isnan(want) || std::isnan(got) || std::isinf(want) || std::isinf(got)) return false;
   const double floor = std::max(double{kFltMin}, c.floor_is_abs_x ? std::fabs(double{x}) : 0.0);
   return std::fabs(double{got} - want) <= c.tolerance * std::max(std::fabs(double{want}), floor);
 }
@@ -136,12 +131,10 @@ TEST_CASE("every elementwise unary kernel matches the reference for all tail len
         k->unary(c.op, c.params, n, x.data() + 1, y.data() + 1);
         for (size_t i = 0; i < n && failure.empty(); ++i) {
           if (!unary_matches(c, x[i + 1], y[i + 1])) {
-            failure = describe(k->name, c.name, n, i, x[i + 1], y[i + 1],
-                               unary_reference(c.op, c.params, x[i + 1]));
+            failure = describe(k->name, c.name, n, i, x[i + 1], y[i + 1], unary_reference(c.op, c.params, x[i + 1]));
           }
         }
-        if (y[0] != 12345.0f)
-          failure = describe(k->name, c.name, n, 0, 0, y[0], 12345.0f) + " wrote before y";
+        if (y[0] != 12345.0f) failure = describe(k->name, c.name, n, 0, 0, y[0], 12345.0f) + " wrote before y";
       }
       INFO(failure);
       CHECK(failure.empty());
@@ -169,19 +162,18 @@ TEST_CASE("elementwise unary special values: NaN propagates, saturation is exact
       return y;
     };
     const std::vector<float> exp = run(UnaryOp::kExp);
-    CHECK((std::isnan(exp[0]) && exp[1] == 1.0f && exp[2] == kInf && exp[3] == 0.0f && exp[4] == kInf &&
-           exp[5] == 0.0f));
+    CHECK(
+        (std::isnan(exp[0]) && exp[1] == 1.0f && exp[2] == kInf && exp[3] == 0.0f && exp[4] == kInf && exp[5] == 0.0f));
     const std::vector<float> sigmoid = run(UnaryOp::kSigmoid);
     CHECK((std::isnan(sigmoid[0]) && sigmoid[1] == 0.5f && sigmoid[2] == 1.0f && sigmoid[3] == 0.0f &&
            sigmoid[4] == 1.0f && sigmoid[5] == 0.0f));
     for (UnaryOp op : {UnaryOp::kTanh, UnaryOp::kErf}) {
       const std::vector<float> y = run(op);
-      CHECK((std::isnan(y[0]) && y[1] == 0.0f && std::signbit(y[1]) && y[2] == 1.0f && y[3] == -1.0f &&
-             y[4] == 1.0f && y[5] == -1.0f));
+      CHECK((std::isnan(y[0]) && y[1] == 0.0f && std::signbit(y[1]) && y[2] == 1.0f && y[3] == -1.0f && y[4] == 1.0f &&
+             y[5] == -1.0f));
     }
     const std::vector<float> relu = run(UnaryOp::kRelu);
-    CHECK((std::isnan(relu[0]) && relu[1] == 0.0f && !std::signbit(relu[1]) && relu[2] == kInf &&
-           relu[3] == 0.0f));
+    CHECK((std::isnan(relu[0]) && relu[1] == 0.0f && !std::signbit(relu[1]) && relu[2] == kInf && relu[3] == 0.0f));
   }
 }
 
@@ -281,8 +273,7 @@ TEST_CASE("elementwise binary results do not depend on how the array is split in
         k->binary(c.op, n, a.data(), 1, b.data(), b_stride, whole.data());
         for (size_t begin = 0; begin < n;) {
           const size_t count = std::min<size_t>(n - begin, 1 + rng() % 40);
-          k->binary(c.op, count, a.data() + begin, 1, b.data() + begin * b_stride, b_stride,
-                    pieces.data() + begin);
+          k->binary(c.op, count, a.data() + begin, 1, b.data() + begin * b_stride, b_stride, pieces.data() + begin);
           begin += count;
         }
         CHECK(std::memcmp(whole.data(), pieces.data(), n * sizeof(float)) == 0);

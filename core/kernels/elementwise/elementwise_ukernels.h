@@ -7,8 +7,7 @@
 
 namespace tessera::kernels {
 
-#define TESSERA_UNARY_KERNEL(name) \
-  void name(UnaryOp op, const UnaryParams& p, size_t n, const float* x, float* y)
+#define TESSERA_UNARY_KERNEL(name) void name(UnaryOp op, const UnaryParams& p, size_t n, const float* x, float* y)
 #define TESSERA_BINARY_KERNEL(name) \
   void name(BinaryOp op, size_t n, const float* a, size_t a_stride, const float* b, size_t b_stride, float* y)
 

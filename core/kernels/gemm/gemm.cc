@@ -39,8 +39,8 @@ size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n) {
   return packed_gemm_panel_offset(nr, kc, ks, panels);
 }
 
-void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, size_t b_k_stride,
-                       size_t b_n_stride, const float* bias, float* packed) {
+void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, size_t b_k_stride, size_t b_n_stride,
+                       const float* bias, float* packed) {
   TESSERA_CHECK(nr > 0 && nr <= 1024);
   const size_t width = static_cast<size_t>(nr);
   const size_t depth = kc * ks;
@@ -58,8 +58,8 @@ void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, s
   }
 }
 
-void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w,
-                       const float* bias, float* packed) {
+void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w, const float* bias,
+                       float* packed) {
   TESSERA_CHECK(nr > 0 && nr <= 1024);
   const size_t width = static_cast<size_t>(nr);
   for (size_t j0 = 0; j0 < cout; j0 += width) {

@@ -19,9 +19,9 @@ namespace tessera::kernels {
 // panel in the layout of pack_gemm_weights. Accumulation order is fixed (bias, then t, then
 // k ascending, one fma per term), so each output element's value does not depend on mr, nc
 // or where the block sits: tiles of any shape give bitwise identical results.
-using GemmUkernelFn = void (*)(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
-                               const float* packed_w, float* c, size_t c_stride, const float* residual,
-                               size_t residual_stride, const MinMax& clamp);
+using GemmUkernelFn = void (*)(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,
+                               float* c, size_t c_stride, const float* residual, size_t residual_stride,
+                               const MinMax& clamp);
 
 // No kernel has more rows than this: callers may size row-pointer arrays with it.
 inline constexpr int kGemmMaxMr = 16;
@@ -48,13 +48,13 @@ size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n);
 // ceil(n / nr) panels. Panel p holds nr biases (bias may be null: zeros), then for each k,
 // nr weights; columns past n are zero. Strides let one routine pack [K, N], [N, K] (transposed)
 // and conv weights [Cout, Cin, KH, KW] reordered so that k = tap * kc + cin.
-void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, size_t b_k_stride,
-                       size_t b_n_stride, const float* bias, float* packed);
+void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, size_t b_k_stride, size_t b_n_stride,
+                       const float* bias, float* packed);
 
 // Conv weights [Cout, Cin, KH, KW] of one group (cout columns starting at w) packed with
 // k = (kh * KW + kw) * Cin + cin, the tap-major order the IGEMM's row pointers follow.
-void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w,
-                       const float* bias, float* packed);
+void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w, const float* bias,
+                       float* packed);
 
 // Offset in floats of panel p within packed weights.
 inline size_t packed_gemm_panel_offset(int nr, size_t kc, size_t ks, size_t panel) {

@@ -7,8 +7,7 @@
 namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512) {
-  gemm_ukernel<VecAvx512, 14, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual,
-                                  residual_stride, clamp);
+  gemm_ukernel<VecAvx512, 14, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

@@ -13,9 +13,8 @@ namespace tessera::kernels {
 // registers. All MR rows are computed whatever mr is, and columns past nc only vanish at the
 // store, so no lane's arithmetic depends on the block shape.
 template <class Vec, int MR, int NR>
-void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
-                  const float* packed_w, float* c, size_t c_stride, const float* residual,
-                  size_t residual_stride, const MinMax& clamp) {
+void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c,
+                  size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
   using V = typename Vec::V;
   constexpr int kW = Vec::kWidth;
   constexpr int kNV = NR / kW;

@@ -15,10 +15,9 @@ float clamp_value(double v, const MinMax& clamp) {
 
 }  // namespace
 
-void reference_gemm_ukernel(int kernel_mr, int kernel_nr, size_t mr, size_t nc, size_t kc,
-                            size_t ks, const float* const* a, const float* packed_w, float* c,
-                            size_t c_stride, const float* residual, size_t residual_stride,
-                            const MinMax& clamp) {
+void reference_gemm_ukernel(int kernel_mr, int kernel_nr, size_t mr, size_t nc, size_t kc, size_t ks,
+                            const float* const* a, const float* packed_w, float* c, size_t c_stride,
+                            const float* residual, size_t residual_stride, const MinMax& clamp) {
   const size_t nr = static_cast<size_t>(kernel_nr);
   for (size_t r = 0; r < mr; ++r) {
     for (size_t j = 0; j < nc; ++j) {
@@ -35,8 +34,8 @@ void reference_gemm_ukernel(int kernel_mr, int kernel_nr, size_t mr, size_t nc, 
   }
 }
 
-void reference_gemm(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,
-                    size_t ldb, const float* bias, float* c, size_t ldc) {
+void reference_gemm(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b, size_t ldb,
+                    const float* bias, float* c, size_t ldc) {
   for (size_t i = 0; i < m; ++i) {
     for (size_t j = 0; j < n; ++j) {
       double acc = bias != nullptr ? bias[j] : 0.0;

@@ -38,8 +38,7 @@ struct UkernelCase {
   std::vector<float> rows, panel, residual;
   std::vector<const float*> a;
 
-  UkernelCase(int kmr, int knr, size_t mr_, size_t nc_, size_t kc_, size_t ks_, bool with_residual,
-              std::mt19937& rng)
+  UkernelCase(int kmr, int knr, size_t mr_, size_t nc_, size_t kc_, size_t ks_, bool with_residual, std::mt19937& rng)
       : kernel_mr(kmr), kernel_nr(knr), mr(mr_), nc(nc_), kc(kc_), ks(ks_) {
     const size_t row_stride = kc + 1;  // rows are not contiguous with each other
     rows = random_floats(ks * kmr * row_stride, rng);
@@ -60,8 +59,7 @@ struct UkernelCase {
     double sum = std::fabs(panel[j]);
     for (size_t t = 0; t < ks; ++t) {
       for (size_t k = 0; k < kc; ++k) {
-        sum += std::fabs(static_cast<double>(a[t * kernel_mr + r][k]) *
-                         panel[kernel_nr * (1 + t * kc + k) + j]);
+        sum += std::fabs(static_cast<double>(a[t * kernel_mr + r][k]) * panel[kernel_nr * (1 + t * kc + k) + j]);
       }
     }
     if (!residual.empty()) sum += std::fabs(residual[r * residual_stride() + j]);
@@ -69,18 +67,17 @@ struct UkernelCase {
   }
 };
 
-void check_against_reference(const GemmKernel& kernel, size_t kc, size_t ks, bool with_residual,
-                             const MinMax& clamp, std::mt19937& rng) {
+void check_against_reference(const GemmKernel& kernel, size_t kc, size_t ks, bool with_residual, const MinMax& clamp,
+                             std::mt19937& rng) {
   for (size_t mr = 1; mr <= static_cast<size_t>(kernel.mr); ++mr) {
     for (size_t nc = 1; nc <= static_cast<size_t>(kernel.nr); ++nc) {
       UkernelCase tc(kernel.mr, kernel.nr, mr, nc, kc, ks, with_residual, rng);
       const size_t c_size = static_cast<size_t>(kernel.mr) * tc.c_stride();
       std::vector<float> got(c_size, kCanary), want(c_size, kCanary);
-      kernel.ukernel(mr, nc, kc, ks, tc.a.data(), tc.panel.data(), got.data(), tc.c_stride(),
-                     tc.residual_ptr(), tc.residual_stride(), clamp);
-      reference_gemm_ukernel(kernel.mr, kernel.nr, mr, nc, kc, ks, tc.a.data(), tc.panel.data(),
-                             want.data(), tc.c_stride(), tc.residual_ptr(), tc.residual_stride(),
-                             clamp);
+      kernel.ukernel(mr, nc, kc, ks, tc.a.data(), tc.panel.data(), got.data(), tc.c_stride(), tc.residual_ptr(),
+                     tc.residual_stride(), clamp);
+      reference_gemm_ukernel(kernel.mr, kernel.nr, mr, nc, kc, ks, tc.a.data(), tc.panel.data(), want.data(),
+                             tc.c_stride(), tc.residual_ptr(), tc.residual_stride(), clamp);
       for (size_t r = 0; r < static_cast<size_t>(kernel.mr); ++r) {
         for (size_t j = 0; j < tc.c_stride(); ++j) {
           const size_t i = r * tc.c_stride() + j;
@@ -90,8 +87,7 @@ void check_against_reference(const GemmKernel& kernel, size_t kc, size_t ks, boo
           }
           const double tolerance = (static_cast<double>(kc * ks) + 4) * 1.2e-7 * tc.magnitude(r, j);
           if (std::fabs(got[i] - want[i]) > tolerance) {
-            FAIL("mr=" << mr << " nc=" << nc << " r=" << r << " j=" << j << ": got " << got[i]
-                       << " want " << want[i]);
+            FAIL("mr=" << mr << " nc=" << nc << " r=" << r << " j=" << j << ": got " << got[i] << " want " << want[i]);
           }
         }
       }
@@ -136,8 +132,8 @@ std::vector<float> run_tiled(const GemmKernel& kernel, size_t m, size_t n, size_
           ptrs.push_back(a.data() + (row * ks + t) * kc);  // row-major [m][ks][kc] "im2col"
         }
       }
-      kernel.ukernel(rows, cols, kc, ks, ptrs.data(), panel, c.data() + i0 * n + j0, n,
-                     residual.data() + i0 * n + j0, n, clamp);
+      kernel.ukernel(rows, cols, kc, ks, ptrs.data(), panel, c.data() + i0 * n + j0, n, residual.data() + i0 * n + j0,
+                     n, clamp);
       i0 += rows;
     }
   }
@@ -159,12 +155,11 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
     pack_gemm_weights(kernel.nr, kc, ks, n, b.data(), n, 1, bias.data(), packed.data());
     const MinMax clamp{-0.5f, 2.0f};
 
-    const std::vector<float> whole =
-        run_tiled(kernel, m, n, kc, ks, a, packed, residual, clamp,
-                  [](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
-                    *rows = max_rows;
-                    *cols = max_cols;
-                  });
+    const std::vector<float> whole = run_tiled(kernel, m, n, kc, ks, a, packed, residual, clamp,
+                                               [](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
+                                                 *rows = max_rows;
+                                                 *cols = max_cols;
+                                               });
     for (float v : whole) REQUIRE(v != kCanary);
 
     // Random row runs: an output row lands in a different register row each time.
@@ -195,8 +190,8 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
 
 // Checks packed (panel width nr) against B(k, j) and bias(j) element by element.
 template <class B>
-void check_packed_layout(int nr, size_t kc, size_t ks, size_t n, const std::vector<float>& packed,
-                         const float* bias, B b) {
+void check_packed_layout(int nr, size_t kc, size_t ks, size_t n, const std::vector<float>& packed, const float* bias,
+                         B b) {
   const size_t width = static_cast<size_t>(nr);
   const size_t panels = (n + width - 1) / width;
   REQUIRE(packed_gemm_weights_floats(nr, kc, ks, n) == panels * width * (1 + kc * ks));
@@ -224,13 +219,11 @@ TEST_CASE("pack_gemm_weights lays out [K,N] and transposed [N,K] matrices in NR 
 
       pack_gemm_weights(nr, kc, ks, n, b.data(), n, 1, bias.data(), packed.data());
       REQUIRE(packed.back() == kCanary);
-      check_packed_layout(nr, kc, ks, n, packed, bias.data(),
-                          [&](size_t k, size_t j) { return b[k * n + j]; });
+      check_packed_layout(nr, kc, ks, n, packed, bias.data(), [&](size_t k, size_t j) { return b[k * n + j]; });
 
       pack_gemm_weights(nr, kc, ks, n, b.data(), 1, depth, nullptr, packed.data());
       REQUIRE(packed.back() == kCanary);
-      check_packed_layout(nr, kc, ks, n, packed, nullptr,
-                          [&](size_t k, size_t j) { return b[j * depth + k]; });
+      check_packed_layout(nr, kc, ks, n, packed, nullptr, [&](size_t k, size_t j) { return b[j * depth + k]; });
     }
   }
 }
@@ -260,8 +253,7 @@ TEST_CASE("gemm_f32 matches reference_gemm on odd sizes for every kernel") {
   for (const GemmKernel& kernel : gemm_kernels()) {
     if (!isa_supported(kernel.isa)) continue;
     for (Size s : {Size{1, 1, 1}, Size{13, 37, 29}, Size{100, 70, 300}, Size{3, 65, 4}}) {
-      INFO("kernel " << kernel.name << " m=" << s.m << " n=" << s.n << " k=" << s.k << " seed "
-                     << kSeed);
+      INFO("kernel " << kernel.name << " m=" << s.m << " n=" << s.n << " k=" << s.k << " seed " << kSeed);
       std::mt19937 rng(kSeed);
       const size_t lda = s.k + 3, ldc = s.n + 2;
       const std::vector<float> a = random_floats(s.m * lda, rng);

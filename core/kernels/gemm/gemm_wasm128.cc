@@ -7,8 +7,7 @@
 namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_6x8_wasm128) {
-  gemm_ukernel<VecWasm128, 6, 8>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual,
-                                 residual_stride, clamp);
+  gemm_ukernel<VecWasm128, 6, 8>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

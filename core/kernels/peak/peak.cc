@@ -20,19 +20,14 @@ using PeakLoop = float (*)(size_t iterations, double* flops);
 PeakLoop peak_loop(Isa isa) {
   switch (isa) {
 #if defined(__x86_64__)
-    case Isa::kAvx512:
-      return f32_fma_peak_avx512;
-    case Isa::kAvx2Fma:
-      return f32_fma_peak_avx2;
+    case Isa::kAvx512: return f32_fma_peak_avx512;
+    case Isa::kAvx2Fma: return f32_fma_peak_avx2;
 #endif
 #if defined(__wasm_simd128__)
-    case Isa::kWasmSimd128:
-      return f32_fma_peak_wasm128;
+    case Isa::kWasmSimd128: return f32_fma_peak_wasm128;
 #endif
-    case Isa::kScalar:
-      return f32_fma_peak_scalar;
-    default:
-      return nullptr;
+    case Isa::kScalar: return f32_fma_peak_scalar;
+    default: return nullptr;
   }
 }
 
@@ -75,8 +70,7 @@ double measure_peak_gflops(Isa isa, double seconds) {
   for (;;) {
     const auto start = std::chrono::steady_clock::now();
     sink = sink + loop(iterations, &flops);
-    if (seconds_since(start) >= seconds / 50 || iterations > std::numeric_limits<size_t>::max() / 4)
-      break;
+    if (seconds_since(start) >= seconds / 50 || iterations > std::numeric_limits<size_t>::max() / 4) break;
     iterations *= 2;
   }
   double best = 0.0;
@@ -89,24 +83,20 @@ double measure_peak_gflops(Isa isa, double seconds) {
   return best;
 }
 
-double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim,
-                           double seconds) {
+double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, double seconds) {
   if (!isa_supported(kernel.isa) || m == 0 || n == 0 || kdim == 0) return 0.0;
   std::mt19937 rng(1);
   const AlignedBuffer a = random_buffer(m * kdim, rng);
   const AlignedBuffer b = random_buffer(kdim * n, rng);
-  AlignedBuffer packed =
-      AlignedBuffer::allocate(packed_gemm_weights_floats(kernel.nr, kdim, 1, n) * sizeof(float));
+  AlignedBuffer packed = AlignedBuffer::allocate(packed_gemm_weights_floats(kernel.nr, kdim, 1, n) * sizeof(float));
   AlignedBuffer c = AlignedBuffer::allocate(m * n * sizeof(float));
-  if (a.data() == nullptr || b.data() == nullptr || packed.data() == nullptr ||
-      c.data() == nullptr) {
+  if (a.data() == nullptr || b.data() == nullptr || packed.data() == nullptr || c.data() == nullptr) {
     return 0.0;
   }
   pack_gemm_weights(kernel.nr, kdim, 1, n, b.as<float>(), n, 1, nullptr, packed.as<float>());
   const auto run = [&] {
     const auto start = std::chrono::steady_clock::now();
-    gemm_f32(kernel, m, n, kdim, a.as<float>(), kdim, packed.as<float>(), c.as<float>(), n,
-             MinMax{});
+    gemm_f32(kernel, m, n, kdim, a.as<float>(), kdim, packed.as<float>(), c.as<float>(), n, MinMax{});
     return seconds_since(start);
   };
   run();  // warm the caches
@@ -121,14 +111,13 @@ double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g
   const AlignedBuffer weights = random_buffer(taps * g.channels, rng);
   const AlignedBuffer bias = random_buffer(g.channels, rng);
   AlignedBuffer output = AlignedBuffer::allocate(g.out_h * g.out_w * g.channels * sizeof(float));
-  if (input.data() == nullptr || weights.data() == nullptr || bias.data() == nullptr ||
-      output.data() == nullptr) {
+  if (input.data() == nullptr || weights.data() == nullptr || bias.data() == nullptr || output.data() == nullptr) {
     return 0.0;
   }
   const auto run = [&] {
     const auto start = std::chrono::steady_clock::now();
-    kernel.fn(g, input.as<float>(), weights.as<float>(), bias.as<float>(), output.as<float>(), 0,
-              g.out_h, 0, g.channels, nullptr, MinMax{});
+    kernel.fn(g, input.as<float>(), weights.as<float>(), bias.as<float>(), output.as<float>(), 0, g.out_h, 0,
+              g.channels, nullptr, MinMax{});
     return seconds_since(start);
   };
   run();

@@ -19,8 +19,7 @@ double measure_peak_gflops(Isa isa, double seconds);
 // Median GFLOP/s (2 * m * n * kdim per run) of gemm_f32 with `kernel` on random data, B packed
 // once and the cache warm, over about `seconds`. 0 when the kernel's ISA is not supported or
 // the buffers cannot be allocated.
-double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim,
-                           double seconds);
+double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, double seconds);
 
 // Median GFLOP/s (2 * out_h * out_w * channels * taps per run, padding taps included) of one
 // whole-image call of `kernel` on random data; 0 as above.

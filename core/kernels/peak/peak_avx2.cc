@@ -5,8 +5,6 @@
 
 namespace tessera::kernels {
 
-float f32_fma_peak_avx2(size_t iterations, double* flops) {
-  return fma_peak_loop<VecAvx2, 12>(iterations, flops);
-}
+float f32_fma_peak_avx2(size_t iterations, double* flops) { return fma_peak_loop<VecAvx2, 12>(iterations, flops); }
 
 }  // namespace tessera::kernels

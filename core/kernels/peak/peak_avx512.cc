@@ -5,8 +5,6 @@
 
 namespace tessera::kernels {
 
-float f32_fma_peak_avx512(size_t iterations, double* flops) {
-  return fma_peak_loop<VecAvx512, 24>(iterations, flops);
-}
+float f32_fma_peak_avx512(size_t iterations, double* flops) { return fma_peak_loop<VecAvx512, 24>(iterations, flops); }
 
 }  // namespace tessera::kernels

@@ -5,8 +5,6 @@
 
 namespace tessera::kernels {
 
-float f32_fma_peak_scalar(size_t iterations, double* flops) {
-  return fma_peak_loop<VecScalar, 12>(iterations, flops);
-}
+float f32_fma_peak_scalar(size_t iterations, double* flops) { return fma_peak_loop<VecScalar, 12>(iterations, flops); }
 
 }  // namespace tessera::kernels

@@ -11,16 +11,14 @@ namespace {
 
 constexpr PoolKernels kKernels[] = {
 #if defined(__x86_64__)
-    {"f32_pool_avx512", Isa::kAvx512, f32_max_pool_avx512, f32_average_pool_avx512,
-     f32_global_average_pool_avx512},
+    {"f32_pool_avx512", Isa::kAvx512, f32_max_pool_avx512, f32_average_pool_avx512, f32_global_average_pool_avx512},
     {"f32_pool_avx2", Isa::kAvx2Fma, f32_max_pool_avx2, f32_average_pool_avx2, f32_global_average_pool_avx2},
 #endif
 #if defined(__wasm_simd128__)
     {"f32_pool_wasm128", Isa::kWasmSimd128, f32_max_pool_wasm128, f32_average_pool_wasm128,
      f32_global_average_pool_wasm128},
 #endif
-    {"f32_pool_scalar", Isa::kScalar, f32_max_pool_scalar, f32_average_pool_scalar,
-     f32_global_average_pool_scalar},
+    {"f32_pool_scalar", Isa::kScalar, f32_max_pool_scalar, f32_average_pool_scalar, f32_global_average_pool_scalar},
 };
 
 }  // namespace

@@ -34,8 +34,8 @@ struct PoolGeometry {
 // Writes output rows [oh_begin, oh_end) x channels [c_begin, c_end) of one image; x and y
 // point at the image's first input and output element. An output element's value does not
 // depend on the ranges it was computed in.
-using PoolFn = void (*)(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
-                        size_t c_begin, size_t c_end);
+using PoolFn = void (*)(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end, size_t c_begin,
+                        size_t c_end);
 
 // y[c] = (sum over p < pixels of x[p * channels + c], in order of p) / pixels, for c in
 // [c_begin, c_end); 0 when pixels is 0.
@@ -57,8 +57,8 @@ const PoolKernels& best_pool_kernels(Isa max_isa);
 
 // Plain loops over every tap, in the same summation order: the fast kernels match them bit
 // for bit.
-void max_pool_reference(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
-                        size_t c_begin, size_t c_end);
+void max_pool_reference(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end, size_t c_begin,
+                        size_t c_end);
 void average_pool_reference(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
                             size_t c_begin, size_t c_end);
 void global_average_pool_reference(size_t pixels, size_t channels, const float* x, float* y, size_t c_begin,

@@ -20,8 +20,8 @@ struct PoolTaps {
 };
 
 template <class Vec>
-PoolTaps pool_taps(size_t out_index, size_t stride, size_t dilation, size_t kernel, size_t pad_before,
-                   size_t in, size_t pad_after) {
+PoolTaps pool_taps(size_t out_index, size_t stride, size_t dilation, size_t kernel, size_t pad_before, size_t in,
+                   size_t pad_after) {
   const std::ptrdiff_t start =
       static_cast<std::ptrdiff_t>(out_index * stride) - static_cast<std::ptrdiff_t>(pad_before);
   const std::ptrdiff_t step = static_cast<std::ptrdiff_t>(dilation);
@@ -59,8 +59,8 @@ struct AveragePoolOp {
 // taps (tap (r, s) at taps + r * row_step + s * col_step), in row-major tap order for every
 // channel.
 template <class Vec, int kVectors, class Op>
-void pool_channels(const Op& op, const float* taps, size_t rows, size_t row_step, size_t cols,
-                   size_t col_step, size_t c, size_t last_count, float* out) {
+void pool_channels(const Op& op, const float* taps, size_t rows, size_t row_step, size_t cols, size_t col_step,
+                   size_t c, size_t last_count, float* out) {
   using V = typename Vec::V;
   constexpr size_t w = Vec::kWidth;
   V acc[kVectors];
@@ -70,8 +70,8 @@ void pool_channels(const Op& op, const float* taps, size_t rows, size_t row_step
       const float* p = taps + r * row_step + s * col_step + c;
       for (int j = 0; j + 1 < kVectors; ++j) acc[j] = op.combine(acc[j], Vec::load(p + j * w));
       const float* last = p + (kVectors - 1) * w;
-      acc[kVectors - 1] = op.combine(acc[kVectors - 1],
-                                     last_count == w ? Vec::load(last) : Vec::load_partial(last, last_count));
+      acc[kVectors - 1] =
+          op.combine(acc[kVectors - 1], last_count == w ? Vec::load(last) : Vec::load_partial(last, last_count));
     }
   }
   for (int j = 0; j + 1 < kVectors; ++j) Vec::store(out + c + j * w, op.finish(acc[j]));
@@ -99,16 +99,14 @@ void pool_pixel(const Op& op, const float* taps, size_t rows, size_t row_step, s
 
 // make_op(window rows, window columns) gives the pixel's Op from its tap ranges.
 template <class Vec, class MakeOp>
-void pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
-               size_t c_begin, size_t c_end, MakeOp make_op) {
+void pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end, size_t c_begin,
+               size_t c_end, MakeOp make_op) {
   TESSERA_CHECK(g.dilation_h >= 1 && g.dilation_w >= 1);
   const size_t channels = g.channels;
   for (size_t oh = oh_begin; oh < oh_end; ++oh) {
-    const PoolTaps rows =
-        pool_taps<Vec>(oh, g.stride_h, g.dilation_h, g.kernel_h, g.pad_top, g.in_h, g.pad_bottom);
+    const PoolTaps rows = pool_taps<Vec>(oh, g.stride_h, g.dilation_h, g.kernel_h, g.pad_top, g.in_h, g.pad_bottom);
     for (size_t ow = 0; ow < g.out_w; ++ow) {
-      const PoolTaps cols =
-          pool_taps<Vec>(ow, g.stride_w, g.dilation_w, g.kernel_w, g.pad_left, g.in_w, g.pad_right);
+      const PoolTaps cols = pool_taps<Vec>(ow, g.stride_w, g.dilation_w, g.kernel_w, g.pad_left, g.in_w, g.pad_right);
       const size_t row_taps = rows.end - rows.begin, col_taps = cols.end - cols.begin;
       // The first in-image tap; an empty window reads nothing.
       const float* first = x;
@@ -124,28 +122,27 @@ void pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin,
 }
 
 template <class Vec>
-void max_pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
-                   size_t c_begin, size_t c_end) {
+void max_pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end, size_t c_begin,
+                   size_t c_end) {
   [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   pool_impl<Vec>(g, x, y, oh_begin, oh_end, c_begin, c_end,
                  [](const PoolTaps&, const PoolTaps&) { return MaxPoolOp<Vec>{}; });
 }
 
 template <class Vec>
-void average_pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
-                       size_t c_begin, size_t c_end) {
+void average_pool_impl(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end, size_t c_begin,
+                       size_t c_end) {
   [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   pool_impl<Vec>(g, x, y, oh_begin, oh_end, c_begin, c_end, [&](const PoolTaps& rows, const PoolTaps& cols) {
-    const size_t count = g.count_include_pad ? rows.padded_count * cols.padded_count
-                                             : (rows.end - rows.begin) * (cols.end - cols.begin);
+    const size_t count =
+        g.count_include_pad ? rows.padded_count * cols.padded_count : (rows.end - rows.begin) * (cols.end - cols.begin);
     // An empty window sums to 0; dividing by 1 keeps it 0.
     return AveragePoolOp<Vec>{Vec::broadcast(static_cast<float>(count == 0 ? 1 : count))};
   });
 }
 
 template <class Vec>
-void global_average_pool_impl(size_t pixels, size_t channels, const float* x, float* y, size_t c_begin,
-                              size_t c_end) {
+void global_average_pool_impl(size_t pixels, size_t channels, const float* x, float* y, size_t c_begin, size_t c_end) {
   [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   const AveragePoolOp<Vec> op{Vec::broadcast(static_cast<float>(pixels == 0 ? 1 : pixels))};
   pool_pixel<Vec>(op, x, pixels, channels, 1, 0, c_begin, c_end, y);

@@ -19,16 +19,15 @@ template <class Visit>
 void for_each_tap(const PoolGeometry& g, const float* x, size_t oh, size_t ow, size_t c, Visit visit) {
   const auto in_h = static_cast<std::ptrdiff_t>(g.in_h), in_w = static_cast<std::ptrdiff_t>(g.in_w);
   for (size_t kh = 0; kh < g.kernel_h; ++kh) {
-    const auto ih = static_cast<std::ptrdiff_t>(oh * g.stride_h + kh * g.dilation_h) -
-                    static_cast<std::ptrdiff_t>(g.pad_top);
+    const auto ih =
+        static_cast<std::ptrdiff_t>(oh * g.stride_h + kh * g.dilation_h) - static_cast<std::ptrdiff_t>(g.pad_top);
     for (size_t kw = 0; kw < g.kernel_w; ++kw) {
-      const auto iw = static_cast<std::ptrdiff_t>(ow * g.stride_w + kw * g.dilation_w) -
-                      static_cast<std::ptrdiff_t>(g.pad_left);
+      const auto iw =
+          static_cast<std::ptrdiff_t>(ow * g.stride_w + kw * g.dilation_w) - static_cast<std::ptrdiff_t>(g.pad_left);
       const bool in_image = inside(ih, 0, in_h) && inside(iw, 0, in_w);
-      const bool in_padded = inside(ih, -static_cast<std::ptrdiff_t>(g.pad_top),
-                                    in_h + static_cast<std::ptrdiff_t>(g.pad_bottom)) &&
-                             inside(iw, -static_cast<std::ptrdiff_t>(g.pad_left),
-                                    in_w + static_cast<std::ptrdiff_t>(g.pad_right));
+      const bool in_padded =
+          inside(ih, -static_cast<std::ptrdiff_t>(g.pad_top), in_h + static_cast<std::ptrdiff_t>(g.pad_bottom)) &&
+          inside(iw, -static_cast<std::ptrdiff_t>(g.pad_left), in_w + static_cast<std::ptrdiff_t>(g.pad_right));
       visit(in_image, in_padded,
             in_image ? x + (ih * in_w + iw) * static_cast<std::ptrdiff_t>(g.channels) + c : nullptr);
     }
@@ -37,8 +36,8 @@ void for_each_tap(const PoolGeometry& g, const float* x, size_t oh, size_t ow, s
 
 }  // namespace
 
-void max_pool_reference(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end,
-                        size_t c_begin, size_t c_end) {
+void max_pool_reference(const PoolGeometry& g, const float* x, float* y, size_t oh_begin, size_t oh_end, size_t c_begin,
+                        size_t c_end) {
   for (size_t oh = oh_begin; oh < oh_end; ++oh) {
     for (size_t ow = 0; ow < g.out_w; ++ow) {
       for (size_t c = c_begin; c < c_end; ++c) {

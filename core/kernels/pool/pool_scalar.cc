@@ -5,9 +5,7 @@
 
 namespace tessera::kernels {
 
-TESSERA_POOL_KERNEL(f32_max_pool_scalar) {
-  max_pool_impl<VecScalar>(g, x, y, oh_begin, oh_end, c_begin, c_end);
-}
+TESSERA_POOL_KERNEL(f32_max_pool_scalar) { max_pool_impl<VecScalar>(g, x, y, oh_begin, oh_end, c_begin, c_end); }
 
 TESSERA_POOL_KERNEL(f32_average_pool_scalar) {
   average_pool_impl<VecScalar>(g, x, y, oh_begin, oh_end, c_begin, c_end);

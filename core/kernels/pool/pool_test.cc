@@ -42,8 +42,8 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 
 // Output size along one axis as the caller computes it; in ceil mode the last window must
 // start inside the input or the leading padding (the PyTorch / onnxruntime rule).
-size_t output_size(size_t in, size_t kernel, size_t stride, size_t dilation, size_t pad_before,
-                   size_t pad_after, bool ceil_mode) {
+size_t output_size(size_t in, size_t kernel, size_t stride, size_t dilation, size_t pad_before, size_t pad_after,
+                   bool ceil_mode) {
   const std::ptrdiff_t span = static_cast<std::ptrdiff_t>(in + pad_before + pad_after) -
                               static_cast<std::ptrdiff_t>(dilation * (kernel - 1) + 1);
   if (span < 0) return 0;
@@ -82,11 +82,10 @@ PoolGeometry geometry(const Shape& s, size_t channels, bool count_include_pad) {
 
 std::string describe(const PoolGeometry& g) {
   std::ostringstream s;
-  s << "in " << g.in_h << "x" << g.in_w << "x" << g.channels << " out " << g.out_h << "x" << g.out_w
-    << " kernel " << g.kernel_h << "x" << g.kernel_w << " stride " << g.stride_h << "x" << g.stride_w
-    << " dilation " << g.dilation_h << "x" << g.dilation_w << " pads t" << g.pad_top << " l" << g.pad_left
-    << " b" << g.pad_bottom << " r" << g.pad_right << " include_pad " << g.count_include_pad << " seed "
-    << kSeed;
+  s << "in " << g.in_h << "x" << g.in_w << "x" << g.channels << " out " << g.out_h << "x" << g.out_w << " kernel "
+    << g.kernel_h << "x" << g.kernel_w << " stride " << g.stride_h << "x" << g.stride_w << " dilation " << g.dilation_h
+    << "x" << g.dilation_w << " pads t" << g.pad_top << " l" << g.pad_left << " b" << g.pad_bottom << " r"
+    << g.pad_right << " include_pad " << g.count_include_pad << " seed " << kSeed;
   return s.str();
 }
 
@@ -201,9 +200,8 @@ TEST_CASE("pooling results do not depend on how output rows and channels are spl
             for (size_t i = 0; i < g.out_w * channels; ++i) {
               const size_t c = i % channels, at = oh * g.out_w * channels + i;
               const bool inside = oh >= 1 && c >= 1 && c < channels - 1;
-              exact =
-                  exact && (inside ? std::bit_cast<uint32_t>(part[at]) == std::bit_cast<uint32_t>(whole[at])
-                                   : part[at] == kSentinel);
+              exact = exact && (inside ? std::bit_cast<uint32_t>(part[at]) == std::bit_cast<uint32_t>(whole[at])
+                                       : part[at] == kSentinel);
             }
           }
           CHECK(exact);
@@ -250,8 +248,8 @@ TEST_CASE("pooling follows the ONNX rules for padding, ceil mode and count_inclu
     // 3x3 "same" pooling of a 3x3 image: padding is excluded, or counted as zeros.
     const Shape same{3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, false};
     CHECK(pool_ones(*k, same, false, false) == std::vector<float>(9, 1.0f));
-    CHECK(pool_ones(*k, same, true, false) == std::vector<float>{4 / 9.0f, 6 / 9.0f, 4 / 9.0f, 6 / 9.0f, 1.0f,
-                                                                 6 / 9.0f, 4 / 9.0f, 6 / 9.0f, 4 / 9.0f});
+    CHECK(pool_ones(*k, same, true, false) ==
+          std::vector<float>{4 / 9.0f, 6 / 9.0f, 4 / 9.0f, 6 / 9.0f, 1.0f, 6 / 9.0f, 4 / 9.0f, 6 / 9.0f, 4 / 9.0f});
     // Ceil mode without padding: the last window reaches past the input; with
     // count_include_pad those positions are still not counted.
     const Shape ceil_no_pad{4, 4, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0, true};

@@ -5,9 +5,7 @@
 
 namespace tessera::kernels {
 
-TESSERA_POOL_KERNEL(f32_max_pool_wasm128) {
-  max_pool_impl<VecWasm128>(g, x, y, oh_begin, oh_end, c_begin, c_end);
-}
+TESSERA_POOL_KERNEL(f32_max_pool_wasm128) { max_pool_impl<VecWasm128>(g, x, y, oh_begin, oh_end, c_begin, c_end); }
 
 TESSERA_POOL_KERNEL(f32_average_pool_wasm128) {
   average_pool_impl<VecWasm128>(g, x, y, oh_begin, oh_end, c_begin, c_end);

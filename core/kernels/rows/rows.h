@@ -16,8 +16,7 @@ namespace tessera::kernels {
 
 // y = exp(x - max) / sum of exp(x - max). -inf entries give 0; a row whose entries are all
 // -inf, or that holds +inf or NaN, gives NaN everywhere (as onnxruntime computes it).
-using SoftmaxFn = void (*)(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y,
-                           size_t y_row_stride);
+using SoftmaxFn = void (*)(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y, size_t y_row_stride);
 
 // y = (x - mean) / sqrt(var + epsilon) * scale + bias with the population variance (two
 // passes over the row); scale has n floats, bias has n floats or is null (no bias).
@@ -37,8 +36,7 @@ std::span<const RowKernels> row_kernels();
 const RowKernels& best_row_kernels(Isa max_isa);
 
 // Plain loops in double precision.
-void softmax_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y,
-                       size_t y_row_stride);
+void softmax_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y, size_t y_row_stride);
 void layer_norm_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale,
                           const float* bias, float epsilon, float* y, size_t y_row_stride);
 

@@ -5,9 +5,7 @@
 
 namespace tessera::kernels {
 
-TESSERA_SOFTMAX_KERNEL(f32_softmax_avx512) {
-  softmax_impl<VecAvx512>(rows, n, x, x_row_stride, y, y_row_stride);
-}
+TESSERA_SOFTMAX_KERNEL(f32_softmax_avx512) { softmax_impl<VecAvx512>(rows, n, x, x_row_stride, y, y_row_stride); }
 
 TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_avx512) {
   layer_norm_impl<VecAvx512>(rows, n, x, x_row_stride, scale, bias, epsilon, y, y_row_stride);

@@ -42,13 +42,11 @@ int main() {
     for (float& v : x) v = dist(rng);
     for (const RowKernels& k : row_kernels()) {
       if (!isa_supported(k.isa)) continue;
-      const double softmax =
-          elements_per_ns(x.size(), [&] { k.softmax(kRows, n, x.data(), n, y.data(), n); });
-      const double layer_norm = elements_per_ns(x.size(), [&] {
-        k.layer_norm(kRows, n, x.data(), n, scale.data(), bias.data(), 1e-5f, y.data(), n);
-      });
-      std::printf("%-18s %zu rows x %-4zu softmax %.2f  layer_norm %.2f  (elements/ns)\n", k.name, kRows, n,
-                  softmax, layer_norm);
+      const double softmax = elements_per_ns(x.size(), [&] { k.softmax(kRows, n, x.data(), n, y.data(), n); });
+      const double layer_norm = elements_per_ns(
+          x.size(), [&] { k.layer_norm(kRows, n, x.data(), n, scale.data(), bias.data(), 1e-5f, y.data(), n); });
+      std::printf("%-18s %zu rows x %-4zu softmax %.2f  layer_norm %.2f  (elements/ns)\n", k.name, kRows, n, softmax,
+                  layer_norm);
     }
   }
   return 0;

@@ -91,8 +91,7 @@ void softmax_impl(size_t rows, size_t n, const float* x, size_t x_row_stride, fl
 // algorithm), so x - m - s and var = mean(d^2) - s^2 stay accurate when |mean| >> std.
 // Tail lanes are loaded as m and contribute exactly 0.
 template <class Vec>
-void layer_norm_row(size_t n, const float* x, const float* scale, const float* bias, float epsilon,
-                    float* y) {
+void layer_norm_row(size_t n, const float* x, const float* scale, const float* bias, float epsilon, float* y) {
   using V = typename Vec::V;
   struct Moments {
     V deviation, square;
@@ -120,15 +119,15 @@ void layer_norm_row(size_t n, const float* x, const float* scale, const float* b
     const V d = Vec::sub(Vec::sub(load_n<Vec>(x + i, count, 0.0f), row_mean), row_shift);
     const V normalised = Vec::mul(d, inverse_std);
     const V s = load_n<Vec>(scale + i, count, 0.0f);
-    const V out = bias != nullptr ? Vec::fma(normalised, s, load_n<Vec>(bias + i, count, 0.0f))
-                                  : Vec::mul(normalised, s);
+    const V out =
+        bias != nullptr ? Vec::fma(normalised, s, load_n<Vec>(bias + i, count, 0.0f)) : Vec::mul(normalised, s);
     store_n<Vec>(y + i, out, count);
   });
 }
 
 template <class Vec>
-void layer_norm_impl(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale,
-                     const float* bias, float epsilon, float* y, size_t y_row_stride) {
+void layer_norm_impl(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale, const float* bias,
+                     float epsilon, float* y, size_t y_row_stride) {
   [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
   if (n == 0) return;
   for (size_t r = 0; r < rows; ++r) {

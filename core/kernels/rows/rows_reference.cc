@@ -8,8 +8,7 @@
 
 namespace tessera::kernels {
 
-void softmax_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y,
-                       size_t y_row_stride) {
+void softmax_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y, size_t y_row_stride) {
   std::vector<double> e(n);
   for (size_t r = 0; r < rows; ++r) {
     const float* in = x + r * x_row_stride;

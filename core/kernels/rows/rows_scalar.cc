@@ -5,9 +5,7 @@
 
 namespace tessera::kernels {
 
-TESSERA_SOFTMAX_KERNEL(f32_softmax_scalar) {
-  softmax_impl<VecScalar>(rows, n, x, x_row_stride, y, y_row_stride);
-}
+TESSERA_SOFTMAX_KERNEL(f32_softmax_scalar) { softmax_impl<VecScalar>(rows, n, x, x_row_stride, y, y_row_stride); }
 
 TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_scalar) {
   layer_norm_impl<VecScalar>(rows, n, x, x_row_stride, scale, bias, epsilon, y, y_row_stride);

@@ -42,8 +42,8 @@ std::vector<float> random_floats(std::mt19937& rng, size_t n, float low, float h
 }
 
 // Largest |got - want| / (|want| + floor) over the rows' elements (NaN must match NaN).
-double max_error(size_t rows, size_t n, const std::vector<float>& got, const std::vector<float>& want,
-                 size_t stride, double floor) {
+double max_error(size_t rows, size_t n, const std::vector<float>& got, const std::vector<float>& want, size_t stride,
+                 double floor) {
   double worst = 0;
   for (size_t r = 0; r < rows; ++r) {
     for (size_t i = 0; i < n; ++i) {
@@ -80,8 +80,7 @@ TEST_CASE("every softmax kernel matches the reference for all tail lengths and s
           if (x[r * x_stride + i] == -kInf) CHECK(got[r * y_stride + i] == 0.0f);
         }
         // Bytes between rows are not touched.
-        for (size_t i = n; i < y_stride && r * y_stride + i < got.size(); ++i)
-          CHECK(got[r * y_stride + i] == 7.0f);
+        for (size_t i = n; i < y_stride && r * y_stride + i < got.size(); ++i) CHECK(got[r * y_stride + i] == 7.0f);
       }
     }
     INFO(k->name << " worst relative error " << worst);
@@ -140,8 +139,7 @@ TEST_CASE("every layer norm kernel matches the reference, with and without bias,
   }
 }
 
-TEST_CASE(
-    "row kernels give identical bits in place, at any alignment and however rows are split into calls") {
+TEST_CASE("row kernels give identical bits in place, at any alignment and however rows are split into calls") {
   for (const RowKernels* k : supported_kernels()) {
     std::mt19937 rng(kSeed);
     for (size_t n : {1, 7, 16, 33, 100, 771}) {
@@ -155,8 +153,7 @@ TEST_CASE(
         k->softmax(count, n, in + r0 * stride, stride, out + r0 * stride, stride);
       };
       auto layer_norm = [&](size_t r0, size_t count, const float* in, float* out) {
-        k->layer_norm(count, n, in + r0 * stride, stride, scale.data(), bias.data(), 1e-5f, out + r0 * stride,
-                      stride);
+        k->layer_norm(count, n, in + r0 * stride, stride, scale.data(), bias.data(), 1e-5f, out + r0 * stride, stride);
       };
       for (int which = 0; which < 2; ++which) {
         auto run = [&](size_t r0, size_t count, const float* in, float* out) {
@@ -180,8 +177,7 @@ TEST_CASE(
         if (which == 0) {
           k->softmax(1, n, shifted_in.data() + 1, n, shifted_out.data() + 1, n);
         } else {
-          k->layer_norm(1, n, shifted_in.data() + 1, n, scale.data(), bias.data(), 1e-5f,
-                        shifted_out.data() + 1, n);
+          k->layer_norm(1, n, shifted_in.data() + 1, n, scale.data(), bias.data(), 1e-5f, shifted_out.data() + 1, n);
         }
         CHECK(std::memcmp(&whole[5 * stride], shifted_out.data() + 1, n * sizeof(float)) == 0);
       }

@@ -7,9 +7,9 @@ namespace tessera::kernels {
 
 #define TESSERA_SOFTMAX_KERNEL(name) \
   void name(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y, size_t y_row_stride)
-#define TESSERA_LAYER_NORM_KERNEL(name)                                                     \
-  void name(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale, \
-            const float* bias, float epsilon, float* y, size_t y_row_stride)
+#define TESSERA_LAYER_NORM_KERNEL(name)                                                                        \
+  void name(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale, const float* bias, \
+            float epsilon, float* y, size_t y_row_stride)
 
 TESSERA_SOFTMAX_KERNEL(f32_softmax_avx512);
 TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_avx512);

@@ -5,9 +5,7 @@
 
 namespace tessera::kernels {
 
-TESSERA_SOFTMAX_KERNEL(f32_softmax_wasm128) {
-  softmax_impl<VecWasm128>(rows, n, x, x_row_stride, y, y_row_stride);
-}
+TESSERA_SOFTMAX_KERNEL(f32_softmax_wasm128) { softmax_impl<VecWasm128>(rows, n, x, x_row_stride, y, y_row_stride); }
 
 TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_wasm128) {
   layer_norm_impl<VecWasm128>(rows, n, x, x_row_stride, scale, bias, epsilon, y, y_row_stride);

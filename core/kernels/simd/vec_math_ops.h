@@ -87,8 +87,8 @@ struct VecMath<VecAvx512> {
   static V abs(V a) { return _mm512_castsi512_ps(_mm512_andnot_si512(sign_mask(), _mm512_castps_si512(a))); }
   static V neg(V a) { return _mm512_castsi512_ps(_mm512_xor_si512(sign_mask(), _mm512_castps_si512(a))); }
   static V or_sign(V magnitude, V sign) {
-    return _mm512_castsi512_ps(_mm512_ternarylogic_epi32(_mm512_castps_si512(magnitude),
-                                                         _mm512_castps_si512(sign), sign_mask(), 0xf8));
+    return _mm512_castsi512_ps(
+        _mm512_ternarylogic_epi32(_mm512_castps_si512(magnitude), _mm512_castps_si512(sign), sign_mask(), 0xf8));
   }
   static V sqrt(V a) { return _mm512_sqrt_ps(a); }
   static V ldexp(V p, V n) { return _mm512_scalef_ps(p, n); }
