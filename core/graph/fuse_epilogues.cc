@@ -106,14 +106,15 @@ bool fuse_activation(ops::Epilogue& e, const ops::UnaryAttrs& u) {
   return true;
 }
 
-// Tries to absorb the only reader of p's output; true when it did.
-bool fuse_next(Graph& g, int producer_index) {
+// Tries to absorb the only reader of p's output; true when it did. `consumers` (per tensor,
+// the nodes reading it) is kept up to date.
+bool fuse_next(Graph& g, int producer_index, std::vector<std::vector<int>>& consumers) {
   Node& p = g.nodes[producer_index];
   const Tensor& out = g.tensors[p.output];
   if (out.is_graph_output) return false;
-  const auto consumers = g.consumers();
   if (consumers[p.output].size() != 1) return false;
-  Node& c = g.nodes[consumers[p.output][0]];
+  const int consumer_index = consumers[p.output][0];
+  Node& c = g.nodes[consumer_index];
   // The consumer must not broadcast the producer's output to a larger shape.
   if (g.tensors[c.output].shape != out.shape) return false;
   ops::Epilogue* e = ops::op_epilogue(p.attrs);
@@ -135,6 +136,13 @@ bool fuse_next(Graph& g, int producer_index) {
     }
   }
   if (!fused) return false;
+  // The consumer's other input is now read by the producer (a residual) or by nobody.
+  for (int input : c.inputs) {
+    if (input < 0 || input == p.output) continue;
+    auto& readers = consumers[input];
+    readers.erase(std::find(readers.begin(), readers.end(), consumer_index));
+    if (e->residual_input >= 0 && p.inputs[e->residual_input] == input) readers.push_back(producer_index);
+  }
   e->fused_nodes.push_back(c.name);
   p.output = c.output;
   g.tensors[c.output].producer = producer_index;
@@ -145,9 +153,10 @@ bool fuse_next(Graph& g, int producer_index) {
 }  // namespace
 
 void fuse_epilogues(Graph& g) {
+  std::vector<std::vector<int>> consumers = g.consumers();
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     if (g.nodes[n].removed || ops::op_epilogue(g.nodes[n].attrs) == nullptr) continue;
-    while (fuse_next(g, static_cast<int>(n))) {
+    while (fuse_next(g, static_cast<int>(n), consumers)) {
     }
   }
 }
