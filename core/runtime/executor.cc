@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #define TESSERA_PAUSE() _mm_pause()
 #else
-#define TESSERA_PAUSE() std::this_thread::yield()
+#define TESSERA_PAUSE() _mm_pause()
 #endif
 
 namespace tessera::runtime {
