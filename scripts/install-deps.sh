@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Tessera builds and tests with, if any is missing.
-# Sourced by demo.sh and test.sh; safe to run again.
+# Installs what Tessera builds and tests with, if anything is missing: Debian packages
+# (compiler, CMake, nlohmann/json, Catch2, XNNPACK, the ONNX backend test data, Node.js)
+# and the npm dev dependencies pinned in package-lock.json. Sourced by demo.sh and
+# test.sh; safe to run again.
 set -euo pipefail
 
-TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2)
+TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libonnx-testdata)
 
 tessera_install_deps() {
   local missing=()
   for package in "${TESSERA_PACKAGES[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
   done
-  if ((${#missing[@]} == 0)); then
-    return
+  command -v node >/dev/null 2>&1 || missing+=(nodejs npm)
+  if ((${#missing[@]} > 0)); then
+    echo "installing: ${missing[*]}"
+    local sudo=""
+    if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
   fi
-  echo "installing: ${missing[*]}"
-  local sudo=""
-  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
-  $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+}
+
+# onnxruntime-node's install script downloads from the internet; its CPU binary ships in
+# the package, so scripts are skipped.
+tessera_install_npm() {
+  if [[ ! -d node_modules/onnx-proto || package-lock.json -nt node_modules/.package-lock.json ]]; then
+    npm ci --ignore-scripts --no-audit --no-fund
+  fi
 }

@@ -1,0 +1,64 @@
+// Running one model in Tessera (the native CLI) and in onnxruntime-node on the same input,
+// for the cross-checks of converted ONNX models and exported zoo models.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ort from 'onnxruntime-node';
+
+export const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const CLI = process.env.TESSERA_CLI ?? path.join(REPO, 'build/tessera');
+export const ZOO = process.env.TESSERA_ZOO ?? path.join(REPO, 'build/models/tessera-zoo');
+
+/** Uniform values in [-1, 1) from a fixed LCG: the same input for both engines. */
+export function randomInput(count, seed) {
+  const values = new Float32Array(count);
+  let state = seed >>> 0;
+  for (let i = 0; i < count; ++i) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    values[i] = (state >>> 8) / (1 << 24) * 2 - 1;
+  }
+  return values;
+}
+
+export const product = (dims) => dims.reduce((a, b) => a * b, 1);
+
+/** Runs a Tessera model file with one input; returns { name: { dims, data } }. */
+export function runTessera(jsonPath, inputName, input, threads = 2) {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-crosscheck-'));
+  try {
+    const inputFile = path.join(work, 'input.bin');
+    fs.writeFileSync(inputFile, Buffer.from(input.buffer, input.byteOffset, input.byteLength));
+    execFileSync(CLI, ['run', jsonPath, '--input', `${inputName}=${inputFile}`, '--output-dir', work,
+      '--threads', String(threads)]);
+    const outputs = {};
+    for (const o of JSON.parse(fs.readFileSync(path.join(work, 'outputs.json'), 'utf8')).outputs) {
+      const bytes = fs.readFileSync(path.join(work, o.file));
+      outputs[o.name] = { dims: o.dims, data: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4) };
+    }
+    return outputs;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Runs ONNX bytes in onnxruntime-node (2 intra-op threads) with one input. */
+export async function runOnnxruntime(onnxBytes, inputName, dims, input) {
+  const session = await ort.InferenceSession.create(onnxBytes, { intraOpNumThreads: 2, interOpNumThreads: 1 });
+  const results = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) });
+  const outputs = {};
+  for (const [name, tensor] of Object.entries(results)) outputs[name] = { dims: tensor.dims, data: tensor.data };
+  await session.release();
+  return outputs;
+}
+
+/** max |a - b| over all elements divided by max |b|. */
+export function relativeError(actual, expected) {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < expected.length; ++i) {
+    diff = Math.max(diff, Math.abs(actual[i] - expected[i]));
+    scale = Math.max(scale, Math.abs(expected[i]));
+  }
+  return diff / Math.max(scale, 1e-30);
+}
