@@ -24,7 +24,7 @@ class LayoutAssigner {
       }
       const ops::LayoutChoice choice = ops::op_choose_layout(node.attrs, g_.shapes_of(node), query);
       for (size_t i = 0; i < node.inputs.size(); ++i) {
-        if (query.constant[i] || !choice.inputs[i]) continue;
+        if (query.constant[i] || i >= choice.inputs.size() || !choice.inputs[i]) continue;
         node.inputs[i] = in_layout(node.inputs[i], *choice.inputs[i]);
       }
       g_.tensors[node.output].layout = choice.output;

@@ -52,13 +52,19 @@ Result<Graph> build_graph(const model::ModelDesc& model) {
         return Status::error(desc.path() + ": input \"" + t->name + "\" is not float32");
       }
     }
-    Tensor out;
-    out.name = desc.outputs[0];
-    out.shape = op.output;
-    out.producer = static_cast<int>(g.nodes.size());
-    const int out_id = g.add_tensor(std::move(out));
-    by_name[desc.outputs[0]] = out_id;
-    g.nodes.push_back(Node{desc.name, desc.op, std::move(op.attrs), std::move(inputs), out_id});
+    // One graph node per output: a multi-output node (Split) becomes nodes "<name>:<i>".
+    std::vector<ops::ParsedOp> per_output = std::move(op.more_outputs);
+    per_output.insert(per_output.begin(), std::move(op));
+    for (size_t i = 0; i < per_output.size(); ++i) {
+      Tensor out;
+      out.name = desc.outputs[i];
+      out.shape = per_output[i].output;
+      out.producer = static_cast<int>(g.nodes.size());
+      const int out_id = g.add_tensor(std::move(out));
+      by_name[desc.outputs[i]] = out_id;
+      const std::string name = per_output.size() == 1 ? desc.name : desc.name + ":" + std::to_string(i);
+      g.nodes.push_back(Node{name, desc.op, std::move(per_output[i].attrs), inputs, out_id});
+    }
   }
   for (size_t i = 0; i < model.outputs.size(); ++i) {
     const model::ValueInfo& declared = model.outputs[i];

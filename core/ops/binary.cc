@@ -37,9 +37,6 @@ Region broadcast_footprint(const Shape& input_shape, const Shape& output_shape, 
   return r;
 }
 
-namespace {
-
-// Strides of `input` seen from the output's logical dimensions (0 where it broadcasts).
 Strides broadcast_strides(const Shape& input, const Strides& input_strides, const Shape& output) {
   Strides s{};
   const size_t offset = output.size() - input.size();
@@ -48,8 +45,6 @@ Strides broadcast_strides(const Shape& input, const Strides& input_strides, cons
   }
   return s;
 }
-
-}  // namespace
 
 std::vector<float> broadcast_to(const float* data, const Shape& from, const Shape& to) {
   const Layout identity = Layout::identity(static_cast<int>(to.size()));

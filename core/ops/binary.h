@@ -21,6 +21,11 @@ Result<std::unique_ptr<TileKernel>> bind(const BinaryAttrs&, const BindArgs&);
 // broadcasting (dims of size 1 read index 0; missing leading dims are dropped).
 Region broadcast_footprint(const Shape& input_shape, const Shape& output_shape, const Region& out);
 
+// Strides of `input` (logical strides `input_strides`) seen from the dimensions of the
+// broadcast `output`: 0 where the input broadcasts.
+std::array<int64_t, kMaxRank> broadcast_strides(const Shape& input, const std::array<int64_t, kMaxRank>& input_strides,
+                                                const Shape& output);
+
 // `data` of shape `from` broadcast (numpy rules) to `to`, row-major.
 std::vector<float> broadcast_to(const float* data, const Shape& from, const Shape& to);
 

@@ -5,6 +5,7 @@
 
 #include "core/kernels/rows/rows.h"
 #include "core/ops/parsers.h"
+#include "core/ops/reduce.h"
 #include "core/ops/region_walk.h"
 
 namespace tessera::ops {
@@ -20,7 +21,8 @@ int64_t row_length(const LayerNormAttrs& a, const Shape& shape) {
 }  // namespace
 
 Result<ParsedOp> parse_layer_norm(NodeParser& p) {
-  TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
+  const size_t outputs = p.desc().outputs.size();
+  if (outputs > 3) return p.error("has " + std::to_string(outputs) + " outputs; LayerNormalization has at most 3");
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 3));
   TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   LayerNormAttrs a;
@@ -39,7 +41,19 @@ Result<ParsedOp> parse_layer_norm(NodeParser& p) {
                      " values");
     }
   }
-  return ParsedOp{a, p.shape(0)};
+  ParsedOp parsed{a, p.shape(0)};
+  // The optional Mean and InvStdDev outputs are reductions over the normalised axes.
+  const Shape& x = p.shape(0);
+  Shape statistics = x;
+  ReduceAttrs stat;
+  stat.reduced.assign(x.size(), false);
+  for (size_t d = a.axis; d < x.size(); ++d) stat.reduced[d] = true, statistics[d] = 1;
+  stat.epsilon = a.epsilon;
+  for (size_t i = 1; i < outputs; ++i) {
+    stat.kind = i == 1 ? ReduceAttrs::Kind::kMean : ReduceAttrs::Kind::kInvStdDev;
+    parsed.more_outputs.push_back({stat, statistics});
+  }
+  return parsed;
 }
 
 OpCost cost(const LayerNormAttrs&, const OpShapes&, const Region& out) {

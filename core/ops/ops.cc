@@ -34,10 +34,17 @@ Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput
   NodeParser parser(desc, std::move(inputs));
   TESSERA_ASSIGN_OR_RETURN(ParsedOp parsed, op->parse(parser));
   TESSERA_RETURN_IF_ERROR(parser.finish());
-  int64_t count = 0;
-  if (!checked_element_count(parsed.output, &count) || parsed.output.size() > kMaxRank) {
-    return Status::error(desc.path() + ": output shape " + shape_string(parsed.output) +
-                         " is empty, too large or of rank above 8");
+  if (desc.outputs.size() != 1 + parsed.more_outputs.size()) {
+    return Status::error(desc.path() + ": internal error: parsed " + std::to_string(1 + parsed.more_outputs.size()) +
+                         " outputs for " + std::to_string(desc.outputs.size()));
+  }
+  for (size_t i = 0; i < desc.outputs.size(); ++i) {
+    const Shape& shape = i == 0 ? parsed.output : parsed.more_outputs[i - 1].output;
+    int64_t count = 0;
+    if (!checked_element_count(shape, &count) || shape.size() > kMaxRank) {
+      return Status::error(desc.path() + ": output shape " + shape_string(shape) +
+                           " is empty, too large or of rank above 8");
+    }
   }
   return parsed;
 }

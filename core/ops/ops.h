@@ -8,11 +8,17 @@
 #include "core/ops/binary.h"
 #include "core/ops/concat.h"
 #include "core/ops/conv.h"
+#include "core/ops/conv_transpose.h"
+#include "core/ops/expand.h"
+#include "core/ops/gather.h"
 #include "core/ops/layer_norm.h"
 #include "core/ops/matmul.h"
 #include "core/ops/node_parser.h"
+#include "core/ops/pad.h"
 #include "core/ops/pool.h"
 #include "core/ops/reduce.h"
+#include "core/ops/resize.h"
+#include "core/ops/slice.h"
 #include "core/ops/softmax.h"
 #include "core/ops/transpose.h"
 #include "core/ops/unary.h"
@@ -21,14 +27,19 @@
 namespace tessera::ops {
 
 using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs,
-                             ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs>;
+                             ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs,
+                             ResizeAttrs, SliceAttrs, GatherAttrs, PadAttrs, ExpandAttrs>;
 
+// A parsed node: one single-output op per node output. The graph IR is single-output, so a
+// node with several outputs (Split) lowers to one op per output: output 0 here, outputs
+// 1..n-1 in `more_outputs`, in the node's output order.
 struct ParsedOp {
   OpAttrs attrs;
   Shape output;
+  std::vector<ParsedOp> more_outputs = {};
 };
 
-// Parses one model node: attributes, input checks and output shape. Unknown op types fail.
+// Parses one model node: attributes, input checks and output shape(s). Unknown op types fail.
 Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput> inputs);
 
 inline OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out) {

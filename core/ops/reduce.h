@@ -1,4 +1,5 @@
-// ReduceMean over a set of axes (keepdims or not).
+// The Reduce family (Mean, Sum, Max, Min, Prod, L1, L2, LogSum, LogSumExp, SumSquare) over a
+// set of axes (keepdims or not).
 #pragma once
 
 #include "core/ops/op_contract.h"
@@ -6,8 +7,10 @@
 namespace tessera::ops {
 
 struct ReduceAttrs {
-  enum class Kind { kMean };
+  // kInvStdDev is internal: LayerNormalization's optional output 1 / sqrt(variance + epsilon).
+  enum class Kind { kMean, kSum, kMax, kMin, kProd, kL1, kL2, kLogSum, kLogSumExp, kSumSquare, kInvStdDev };
   Kind kind = Kind::kMean;
+  float epsilon = 0;  // kInvStdDev only
   std::vector<bool> reduced;  // per input dimension
   bool keepdims = true;
 };

@@ -36,8 +36,12 @@ std::string ModelBuilder::weight(Dims dims, std::vector<float> values) {
 }
 
 std::string ModelBuilder::ints(std::vector<int64_t> values) {
-  const std::string name = "i" + std::to_string(tensors_.size());
   const Dims dims{static_cast<int64_t>(values.size())};
+  return ints(dims, std::move(values));
+}
+
+std::string ModelBuilder::ints(Dims dims, std::vector<int64_t> values) {
+  const std::string name = "i" + std::to_string(tensors_.size());
   tensors_.push_back({name, TestTensor::Kind::kInts, dims, {}, std::move(values)});
   shapes_.emplace_back(name, dims);
   return name;
@@ -51,9 +55,18 @@ Dims ModelBuilder::shape_of(const std::string& tensor) const {
 }
 
 std::string ModelBuilder::node(const std::string& op, std::vector<std::string> inputs, nlohmann::json attributes) {
+  return node_outputs(op, std::move(inputs), std::move(attributes), 1)[0];
+}
+
+std::vector<std::string> ModelBuilder::node_outputs(const std::string& op, std::vector<std::string> inputs,
+                                                    nlohmann::json attributes, int count) {
   const std::string name = op + std::to_string(nodes_.size());
-  const std::string output = name + "_out";
-  nlohmann::json node = {{"op", op}, {"name", name}, {"inputs", inputs}, {"outputs", {output}}};
+  std::vector<std::string> outputs;
+  for (int i = 0; i < count; ++i) {
+    outputs.push_back(name + "_out");
+    if (count > 1) outputs.back() += std::to_string(i);
+  }
+  nlohmann::json node = {{"op", op}, {"name", name}, {"inputs", inputs}, {"outputs", outputs}};
   if (!attributes.is_null()) node["attributes"] = attributes;
   nodes_.push_back(node);
   // Infer the output shape the way the engine will, so tests declare it correctly.
@@ -61,7 +74,7 @@ std::string ModelBuilder::node(const std::string& op, std::vector<std::string> i
   desc.op = op;
   desc.name = name;
   desc.inputs = inputs;
-  desc.outputs = {output};
+  desc.outputs = outputs;
   if (!attributes.is_null()) {
     for (const auto& [key, value] : attributes.items()) {
       model::AttrValue& a = desc.attributes[key];
@@ -95,8 +108,12 @@ std::string ModelBuilder::node(const std::string& op, std::vector<std::string> i
     parsed.push_back(p);
   }
   auto result = ops::parse_node(desc, parsed);
-  shapes_.emplace_back(output, result.ok() ? result->output : Dims{});
-  return output;
+  for (int i = 0; i < count; ++i) {
+    Dims shape;
+    if (result.ok()) shape = i == 0 ? result->output : result->more_outputs[i - 1].output;
+    shapes_.emplace_back(outputs[i], shape);
+  }
+  return outputs;
 }
 
 TestModel ModelBuilder::build(const std::vector<std::string>& outputs) const {

@@ -40,8 +40,12 @@ class ModelBuilder {
   std::string weight(Dims dims, float lo = -1, float hi = 1);
   std::string weight(Dims dims, std::vector<float> values);
   std::string ints(std::vector<int64_t> values);
+  std::string ints(Dims dims, std::vector<int64_t> values);  // of any shape ({} for a scalar)
   // Adds a node; returns its output tensor's name. "" in inputs omits an optional input.
   std::string node(const std::string& op, std::vector<std::string> inputs, nlohmann::json attributes = {});
+  // Adds a node with `outputs` outputs (e.g. Split); returns their names.
+  std::vector<std::string> node_outputs(const std::string& op, std::vector<std::string> inputs,
+                                        nlohmann::json attributes, int outputs);
 
   Dims shape_of(const std::string& tensor) const;
   TestModel build(const std::vector<std::string>& outputs) const;

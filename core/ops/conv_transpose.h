@@ -1,0 +1,33 @@
+// ConvTranspose (2-D, groups, strides, pads / auto_pad / output_shape, dilations,
+// output_padding): NHWC, run per output phase as an indirect GEMM over the taps of that phase.
+#pragma once
+
+#include "core/ops/op_contract.h"
+#include "core/ops/spatial.h"
+
+namespace tessera::ops {
+
+// Window's pads are the ONNX pads of the output (what is cropped from the full transposed
+// convolution); output_padding and output_shape only show in the output size.
+struct ConvTransposeAttrs : Window {
+  int64_t group = 1;
+  bool has_bias = false;  // input 2
+};
+
+OpCost cost(const ConvTransposeAttrs&, const OpShapes&, const Region& out);
+std::optional<Region> footprint(const ConvTransposeAttrs&, const OpShapes&, const Region& out, int input);
+TilingHints tiling_hints(const ConvTransposeAttrs&, const OpShapes&, const Layout& output_layout);
+LayoutChoice choose_layout(const ConvTransposeAttrs&, const OpShapes&, const LayoutQuery&);
+void reference(const ConvTransposeAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs&, const BindArgs&);
+
+// Input indices [begin, end) that contribute to outputs [out_begin, out_end) along one axis
+// (output o = i * stride - pad + k * dilation): exact, and empty when none does.
+std::pair<int64_t, int64_t> transposed_input_range(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
+                                                   int64_t kernel, int64_t dilation, int64_t input_size);
+
+// Floor division and its non-negative remainder (b > 0), for output phases.
+inline int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+inline int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+
+}  // namespace tessera::ops

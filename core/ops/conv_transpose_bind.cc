@@ -1,0 +1,167 @@
+// ConvTranspose bound to the GEMM micro-kernel. Output pixels are grouped by phase
+// (oh + pad_top mod stride_h, ow + pad_left mod stride_w): all pixels of a phase meet the same
+// taps, so each phase is an indirect GEMM over its taps (row pointers into the NHWC input, a
+// zero row where a tap falls outside), with weights packed per phase, bias included.
+#include <algorithm>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+#include "core/kernels/gemm/gemm.h"
+#include "core/ops/conv_transpose.h"
+
+namespace tessera::ops {
+
+namespace {
+
+class PhaseGemmConvTransposeKernel final : public TileKernel {
+ public:
+  PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const float* weights,
+                               const float* bias)
+      : a_(a), in_(args.inputs[0]), out_(args.output), gemm_(kernels::best_gemm_kernel(args.max_isa)) {
+    const Shape& x = args.shapes.inputs[0];
+    const Shape& y = args.shapes.output;
+    in_h_ = x[2], in_w_ = x[3], in_c_ = x[1];
+    out_h_ = y[2], out_w_ = y[3], out_c_ = y[1];
+    cg_ = in_c_ / a.group, mg_ = out_c_ / a.group;
+    // Taps of each phase along each axis: k with k * dilation = phase (mod stride).
+    taps_h_.resize(a.stride_h);
+    taps_w_.resize(a.stride_w);
+    for (int64_t k = 0; k < a.kernel_h; ++k) taps_h_[k * a.dilation_h % a.stride_h].push_back(k);
+    for (int64_t k = 0; k < a.kernel_w; ++k) taps_w_[k * a.dilation_w % a.stride_w].push_back(k);
+    // Packed weights: per group, per phase (ph, pw), a [taps * cg, mg] matrix.
+    size_t total = 0;
+    for (int64_t ph = 0; ph < a.stride_h; ++ph) {
+      for (int64_t pw = 0; pw < a.stride_w; ++pw) {
+        const size_t taps = taps_h_[ph].size() * taps_w_[pw].size();
+        max_taps_ = std::max(max_taps_, taps);
+        phase_offset_.push_back(total);
+        total += kernels::packed_gemm_weights_floats(gemm_.nr, cg_, taps, mg_);
+      }
+    }
+    group_floats_ = total;
+    packed_ = AlignedBuffer::allocate(sizeof(float) * group_floats_ * a.group);
+    if (!valid()) return;
+    std::vector<float> matrix;
+    for (int64_t g = 0; g < a.group; ++g) {
+      for (int64_t ph = 0; ph < a.stride_h; ++ph) {
+        for (int64_t pw = 0; pw < a.stride_w; ++pw) {
+          // Row (t * cg + c), column j: W[g * cg + c][j][kh_t][kw_t], taps in (kh, kw) order.
+          matrix.assign(taps_h_[ph].size() * taps_w_[pw].size() * cg_ * mg_, 0.0f);
+          size_t t = 0;
+          for (int64_t kh : taps_h_[ph]) {
+            for (int64_t kw : taps_w_[pw]) {
+              for (int64_t c = 0; c < cg_; ++c) {
+                for (int64_t j = 0; j < mg_; ++j) {
+                  matrix[(t * cg_ + c) * mg_ + j] =
+                      weights[(((g * cg_ + c) * mg_ + j) * a.kernel_h + kh) * a.kernel_w + kw];
+                }
+              }
+              ++t;
+            }
+          }
+          kernels::pack_gemm_weights(gemm_.nr, cg_, t, mg_, matrix.data(), mg_, 1, bias ? bias + g * mg_ : nullptr,
+                                     packed_.as<float>() + g * group_floats_ + phase_offset_[ph * a.stride_w + pw]);
+        }
+      }
+    }
+    zeros_.assign(cg_, 0.0f);
+  }
+
+  void run(const Region& r, const ExecContext& ctx) const override {
+    TESSERA_CHECK(r.begin[3] == 0 && r.end[3] == out_w_);  // tiles are whole rows
+    const float* x = input_data(in_, ctx);
+    float* y = tensor_data(out_, ctx);
+    const float** pointers = reinterpret_cast<const float**>(ctx.scratch);
+    for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
+      for (int64_t grp = r.begin[1] / mg_; grp * mg_ < r.end[1]; ++grp) {
+        const int64_t c0 = std::max(r.begin[1], grp * mg_);
+        const int64_t c1 = std::min(r.end[1], (grp + 1) * mg_);
+        TESSERA_CHECK((c0 - grp * mg_) % gemm_.nr == 0);  // tiles are panel-aligned
+        for (int64_t oh = r.begin[2]; oh < r.end[2]; ++oh) {
+          const int64_t ph = (oh + a_.pad_top) % a_.stride_h;
+          // Pixels of one phase in this row: ow = first, first + stride_w, ...
+          for (int64_t first = 0; first < std::min(a_.stride_w, out_w_); ++first) {
+            const int64_t pw = (first + a_.pad_left) % a_.stride_w;
+            const int64_t count = (out_w_ - first + a_.stride_w - 1) / a_.stride_w;
+            const Phase phase{&taps_h_[ph], &taps_w_[pw],
+                              packed_.as<float>() + grp * group_floats_ + phase_offset_[ph * a_.stride_w + pw]};
+            for (int64_t p = 0; p < count; p += gemm_.mr) {
+              const int64_t m = std::min<int64_t>(gemm_.mr, count - p);
+              const int64_t ow = first + p * a_.stride_w;
+              fill_row_pointers(pointers, phase, x, n, grp, oh, ow, m);
+              for (int64_t c = c0; c < c1; c += gemm_.nr) {
+                const int64_t panel = (c - grp * mg_) / gemm_.nr;
+                const size_t taps = phase.h->size() * phase.w->size();
+                const float* w = phase.packed + kernels::packed_gemm_panel_offset(gemm_.nr, cg_, taps, panel);
+                float* out = y + ((n * out_h_ + oh) * out_w_ + ow) * out_c_ + c;
+                gemm_.ukernel(m, std::min<int64_t>(gemm_.nr, c1 - c), cg_, taps, pointers, w, out, a_.stride_w * out_c_,
+                              nullptr, 0, kernels::MinMax());
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  size_t scratch_floats(const Region&) const override {
+    return (sizeof(const float*) * std::max<size_t>(1, max_taps_) * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+  }
+  std::string kernel_name() const override { return gemm_.name; }
+  bool valid() const { return packed_.data() != nullptr; }
+
+ private:
+  struct Phase {
+    const std::vector<int64_t>* h;  // taps along each axis
+    const std::vector<int64_t>* w;
+    const float* packed;  // this group's packed weights of the phase
+  };
+
+  // Row pointers for MR pixels of row oh from column ow on (step stride_w), one set per tap
+  // of the phase; taps reading outside the input read zeros, rows past m repeat the last pixel.
+  void fill_row_pointers(const float** a, const Phase& phase, const float* x, int64_t n, int64_t grp, int64_t oh,
+                         int64_t ow, int64_t m) const {
+    const float* image = x + n * in_h_ * in_w_ * in_c_ + grp * cg_;
+    size_t t = 0;
+    for (int64_t kh : *phase.h) {
+      // Exact: oh + pad_top - kh * dilation is a multiple of the stride for this phase.
+      const int64_t ih = floor_div(oh + a_.pad_top - kh * a_.dilation_h, a_.stride_h);
+      const bool row_inside = ih >= 0 && ih < in_h_;
+      for (int64_t kw : *phase.w) {
+        for (int64_t i = 0; i < gemm_.mr; ++i) {
+          const int64_t col = ow + std::min<int64_t>(i, m - 1) * a_.stride_w;
+          const int64_t iw = floor_div(col + a_.pad_left - kw * a_.dilation_w, a_.stride_w);
+          const bool inside = row_inside && iw >= 0 && iw < in_w_;
+          a[t * gemm_.mr + i] = inside ? image + (ih * in_w_ + iw) * in_c_ : zeros_.data();
+        }
+        ++t;
+      }
+    }
+  }
+
+  ConvTransposeAttrs a_;
+  TensorBinding in_, out_;
+  const kernels::GemmKernel& gemm_;
+  int64_t in_h_ = 0, in_w_ = 0, in_c_ = 0, out_h_ = 0, out_w_ = 0, out_c_ = 0, cg_ = 0, mg_ = 0;
+  std::vector<std::vector<int64_t>> taps_h_, taps_w_;
+  std::vector<size_t> phase_offset_;  // per phase (ph * stride_w + pw), within a group
+  size_t group_floats_ = 0;
+  size_t max_taps_ = 0;
+  AlignedBuffer packed_;
+  std::vector<float> zeros_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs& a, const BindArgs& args) {
+  const float* weights = args.inputs[1].constant;
+  const float* bias = a.has_bias ? args.inputs[2].constant : nullptr;
+  if (weights == nullptr || (a.has_bias && bias == nullptr)) {
+    return Status::error(args.path + ": internal error: ConvTranspose weights are not bound as constants");
+  }
+  auto kernel = std::make_unique<PhaseGemmConvTransposeKernel>(a, args, weights, bias);
+  if (!kernel->valid()) return Status::error(args.path + ": out of memory packing weights");
+  return std::unique_ptr<TileKernel>(std::move(kernel));
+}
+
+}  // namespace tessera::ops

@@ -1,0 +1,120 @@
+// Tessera model -> ONNX (opset 20), so exactly the same graph and weights can run in
+// onnxruntime: older forms the engine also reads (Clip/Squeeze/Reduce/Split attributes)
+// become the opset-20 inputs.
+import onnxProto from 'onnx-proto';
+
+import { ConvertError } from './errors.js';
+import { UniqueNames } from './names.js';
+import { attributeKind, isEngineOp, kEngineOps } from './ops.js';
+import { kOnnxType, tensorBytes, tensorFrom } from './tensor.js';
+
+const { onnx } = onnxProto;
+const kAttr = onnx.AttributeProto.AttributeType;
+const kOpset = 20;
+const kIrVersion = 9;  // the IR version that introduced opset 20
+const kStoredTypes = { float32: 4, int64: 8, int32: 4 };
+const kReduceOps = Object.keys(kEngineOps).filter((op) => op.startsWith('Reduce'));
+const utf8 = new TextEncoder();
+
+function valueInfo(entry, where) {
+  if (typeof entry?.name !== 'string' || !Array.isArray(entry.shape)) {
+    throw new ConvertError(`${where}: needs a name and a shape`);
+  }
+  return {
+    name: entry.name,
+    type: { tensorType: { elemType: kOnnxType.float32, shape: { dim: entry.shape.map((d) => ({ dimValue: d })) } } },
+  };
+}
+
+function initializer(entry, weights, index) {
+  const where = `initializers[${index}] "${entry?.name}"`;
+  const size = kStoredTypes[entry?.dtype];
+  if (!size) throw new ConvertError(`${where}: unsupported dtype ${JSON.stringify(entry?.dtype)}`);
+  const { offset, length } = entry;
+  if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || offset + length > weights.length) {
+    throw new ConvertError(`${where}: bytes [${offset}, ${offset + length}) lie outside the ${weights.length}-byte weights`);
+  }
+  const count = entry.shape.reduce((n, d) => n * d, 1);
+  if (count * size !== length) throw new ConvertError(`${where}: length ${length} does not match shape [${entry.shape}]`);
+  return { name: entry.name, dims: entry.shape, dataType: kOnnxType[entry.dtype], rawData: weights.slice(offset, offset + length) };
+}
+
+function attribute(op, name, value, where) {
+  const kind = attributeKind(op, name);
+  switch (kind) {
+    case 'int': return { name, type: kAttr.INT, i: value };
+    case 'float': return { name, type: kAttr.FLOAT, f: value };
+    case 'string': return { name, type: kAttr.STRING, s: utf8.encode(value) };
+    case 'ints': return { name, type: kAttr.INTS, ints: value };
+    case 'floats': return { name, type: kAttr.FLOATS, floats: value };
+    default: throw new ConvertError(`${where}: unknown attribute "${name}"`);
+  }
+}
+
+/**
+ * Converts a Tessera model (JSON object + weights bytes) to an ONNX ModelProto (opset 20,
+ * initializers as raw_data, float32 inputs and outputs with their static shapes).
+ *
+ * @param {object} json the model JSON (docs/model-format.md)
+ * @param {Uint8Array} [weightsBytes] the weights file's bytes (may be omitted without initializers)
+ * @returns {Uint8Array} the .onnx file's bytes
+ * @throws {ConvertError} when the JSON is not a Tessera model or refers past the weights
+ */
+export function exportOnnx(json, weightsBytes = new Uint8Array(0)) {
+  if (json?.format !== 'tessera' || json.version !== 1) {
+    throw new ConvertError('not a Tessera model: expected "format": "tessera" and "version": 1');
+  }
+  for (const key of ['inputs', 'outputs', 'nodes']) {
+    if (!Array.isArray(json[key])) throw new ConvertError(`model: "${key}" must be a list`);
+  }
+  const initializers = (json.initializers ?? []).map((entry, i) => initializer(entry, weightsBytes, i));
+  const names = new UniqueNames([...initializers.map((t) => t.name), ...json.inputs.map((i) => i.name), ...json.nodes.flatMap((n) => n.outputs ?? [])]);
+  const constant = (hint, tensor) => {
+    const name = names.unique(hint);
+    initializers.push({ name, dims: tensor.shape, dataType: kOnnxType[tensor.dtype], rawData: tensorBytes(tensor) });
+    return name;
+  };
+  const nodes = json.nodes.map((node, index) => {
+    const where = `nodes[${index}] (${node.op} "${node.name}")`;
+    if (!isEngineOp(node.op)) throw new ConvertError(`${where}: unknown op "${node.op}"`);
+    const attrs = { ...(node.attributes ?? {}) };
+    const inputs = [...node.inputs];
+    const moveToInput = (name, at, tensor) => {
+      while (inputs.length < at) inputs.push('');
+      inputs[at] = constant(`${node.name}_${name}`, tensor);
+      delete attrs[name];
+    };
+    // Opset 20 takes these as inputs; the engine reads either form.
+    if (node.op === 'Clip') {
+      if (attrs.max !== undefined) moveToInput('max', 2, tensorFrom('float32', [], [attrs.max]));
+      if (attrs.min !== undefined) moveToInput('min', 1, tensorFrom('float32', [], [attrs.min]));
+    }
+    if (['Squeeze', 'Unsqueeze', ...kReduceOps].includes(node.op) && attrs.axes) {
+      moveToInput('axes', 1, tensorFrom('int64', [attrs.axes.length], attrs.axes));
+    }
+    if (node.op === 'Split' && attrs.split) moveToInput('split', 1, tensorFrom('int64', [attrs.split.length], attrs.split));
+    // Opset 18+ needs the part count stated when no sizes are given.
+    if (node.op === 'Split' && !inputs[1] && attrs.num_outputs === undefined) attrs.num_outputs = node.outputs.length;
+    return {
+      opType: node.op,
+      name: node.name,
+      input: inputs,
+      output: node.outputs,
+      attribute: Object.entries(attrs).map(([name, value]) => attribute(node.op, name, value, where)),
+    };
+  });
+  const model = {
+    irVersion: kIrVersion,
+    producerName: 'tessera',
+    producerVersion: '0.1.0',
+    opsetImport: [{ domain: '', version: kOpset }],
+    graph: {
+      name: json.name ?? 'tessera',
+      node: nodes,
+      initializer: initializers,
+      input: json.inputs.map((e, i) => valueInfo(e, `inputs[${i}]`)),
+      output: json.outputs.map((e, i) => valueInfo(e, `outputs[${i}]`)),
+    },
+  };
+  return onnx.ModelProto.encode(model).finish();
+}
