@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, builds once (Release) and runs the whole suite, then
-# builds the runtime tests with ThreadSanitizer and runs them.
+# Every test: installs what is missing, builds once (Release) and runs the C++ suite, the
+# JS converter tests, the cross-checks against onnxruntime-node, the ONNX backend
+# conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of the
+# runtime tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
 tessera_install_deps
+tessera_install_npm
 jobs="$(nproc)"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+node --test tests/js/ tests/crosscheck/
+node tests/conformance/run.mjs
 
 # ThreadSanitizer: the executor, sessions sharing a pool, and schedules over the tiny zoo.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_TSAN=ON >/dev/null

