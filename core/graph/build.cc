@@ -86,6 +86,7 @@ Result<Graph> build_graph(const model::ModelDesc& model) {
 Status optimize(Graph& g) {
   fold_batch_norm(g);
   fold_constants(g);
+  recognize_activations(g);
   fuse_epilogues(g);
   assign_layouts(g);
   alias_views(g);

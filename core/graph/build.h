@@ -10,8 +10,9 @@ namespace tessera::graph {
 // Parses and shape-checks every node; the graph's declared output shapes must match.
 Result<Graph> build_graph(const model::ModelDesc& model);
 
-// The passes, in order: fold/lower BatchNorm, fold constants, fuse epilogues, assign
-// layouts, alias views, drop dead nodes. Failures are internal invariants only.
+// The passes, in order: fold/lower BatchNorm, fold constants, recognise activations,
+// fuse epilogues, assign layouts, alias views, drop dead nodes. Failures are internal
+// invariants only.
 Status optimize(Graph& graph);
 
 }  // namespace tessera::graph

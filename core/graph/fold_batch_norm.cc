@@ -1,6 +1,7 @@
-// BatchNormalization: folded into the preceding Conv, or lowered to Mul + Add.
+// BatchNormalization: folded into the preceding Conv or ConvTranspose, or lowered to Mul + Add.
 #include <cmath>
 
+#include "core/graph/conv_affine.h"
 #include "core/graph/passes.h"
 
 namespace tessera::graph {
@@ -21,36 +22,18 @@ Affine affine_of(const Graph& g, const Node& bn) {
   return f;
 }
 
-// Index of the Conv that only feeds `bn`, or -1.
+// Index of the Conv or ConvTranspose that only feeds `bn`, or -1.
 int foldable_conv(const Graph& g, const Node& bn, const std::vector<std::vector<int>>& consumers) {
   const Tensor& x = g.tensors[bn.inputs[0]];
   if (x.producer < 0 || x.is_graph_output || consumers[bn.inputs[0]].size() != 1) return -1;
-  const Node& p = g.nodes[x.producer];
-  return std::holds_alternative<ops::ConvAttrs>(p.attrs) ? x.producer : -1;
+  return is_convolution(g.nodes[x.producer]) ? x.producer : -1;
 }
 
 void fold_into_conv(Graph& g, Node& bn, int conv_index) {
   Node& conv = g.nodes[conv_index];
-  auto& attrs = std::get<ops::ConvAttrs>(conv.attrs);
   const Affine f = affine_of(g, bn);
-  const Tensor& w = g.tensors[conv.inputs[1]];
-  const int64_t out_channels = w.shape[0];
-  const int64_t per_channel = ops::element_count(w.shape) / out_channels;
-  std::vector<float> weights(w.floats(), w.floats() + ops::element_count(w.shape));
-  std::vector<float> bias(out_channels, 0.0f);
-  if (attrs.has_bias)
-    bias.assign(g.tensors[conv.inputs[2]].floats(), g.tensors[conv.inputs[2]].floats() + out_channels);
-  for (int64_t m = 0; m < out_channels; ++m) {
-    for (int64_t i = 0; i < per_channel; ++i) weights[m * per_channel + i] *= f.scale[m];
-    bias[m] = bias[m] * f.scale[m] + f.shift[m];
-  }
-  const Shape weight_shape = w.shape;
-  conv.inputs[1] = g.add_constant(conv.name + ".weight+bn", weight_shape, std::move(weights));
-  const int bias_id = g.add_constant(conv.name + ".bias+bn", {out_channels}, std::move(bias));
-  conv.inputs.resize(3, -1);
-  conv.inputs[2] = bias_id;
-  attrs.has_bias = true;
-  attrs.epilogue.fused_nodes.push_back(bn.name);
+  fold_channel_affine(g, conv, f.scale, f.shift);
+  ops::op_epilogue(conv.attrs)->fused_nodes.push_back(bn.name);
   conv.output = bn.output;
   g.tensors[bn.output].producer = conv_index;
   bn.removed = true;

@@ -1,7 +1,9 @@
-// Epilogue fusion: what follows a Conv, MatMul or binary node and reads only its output
-// is computed by the producer's tiles as they store, instead of by a separate pass.
+// Epilogue fusion: what follows a convolution, MatMul or binary node and reads only its
+// output is computed by the producer's tiles as they store, instead of by a separate pass.
 #include <algorithm>
+#include <optional>
 
+#include "core/graph/conv_affine.h"
 #include "core/graph/passes.h"
 
 namespace tessera::graph {
@@ -13,31 +15,65 @@ using kernels::UnaryOp;
 
 bool is_add(const Node& n) {
   auto* b = std::get_if<ops::BinaryAttrs>(&n.attrs);
-  return b && b->op == BinaryOp::kAdd && !b->epilogue.has_clamp() && !b->epilogue.has_activation();
+  return b && b->op == BinaryOp::kAdd;
 }
 
-bool epilogue_empty(const ops::Epilogue& e) { return e.residual_input < 0 && !e.has_clamp() && !e.has_activation(); }
-
-// `other` broadcasts along every dim but `dim` of `out` and holds out[dim] values there.
-bool is_vector_along(const Shape& other, const Shape& out, int dim) {
-  if (other.size() > out.size() || ops::element_count(other) != out[dim]) return false;
-  const int offset = static_cast<int>(out.size() - other.size());
-  return dim >= offset && (other[dim - offset] == out[dim] || out[dim] == 1);
+bool epilogue_empty(const ops::Epilogue& e) {
+  return e.residual_input < 0 && !e.has_clamp() && !e.has_tail();
 }
 
-// A constant added to a Conv's output per channel: fold into the bias.
-bool fuse_conv_bias(Graph& g, Node& p, int constant) {
-  auto& a = std::get<ops::ConvAttrs>(p.attrs);
-  const Tensor& c = g.tensors[constant];
-  const Shape& out = g.tensors[p.output].shape;
-  if (!epilogue_empty(a.epilogue) || !is_vector_along(c.shape, out, 1)) return false;
-  std::vector<float> bias(out[1], 0.0f);
-  if (a.has_bias) std::copy_n(g.tensors[p.inputs[2]].floats(), out[1], bias.begin());
-  for (int64_t m = 0; m < out[1]; ++m) bias[m] += c.floats()[m];
-  p.inputs.resize(3, -1);
-  p.inputs[2] = g.add_constant(p.name + ".bias+add", {out[1]}, std::move(bias));
-  a.has_bias = true;
+// The scalar value of a one-element constant, if `t` is one.
+std::optional<float> scalar_constant(const Tensor& t) {
+  if (!t.is_constant() || ops::element_count(t.shape) != 1) return std::nullopt;
+  return t.floats()[0];
+}
+
+// A constant's values per output channel (dim 1) of `out`: one value broadcast, or a vector
+// that varies only along that dimension. Empty when it is neither.
+std::vector<float> per_channel(const Tensor& c, const Shape& out) {
+  const int64_t channels = out[1];
+  if (auto s = scalar_constant(c)) return std::vector<float>(channels, *s);
+  const int offset = static_cast<int>(out.size()) - static_cast<int>(c.shape.size());
+  if (offset < 0 || offset > 1 || ops::element_count(c.shape) != channels || c.shape[1 - offset] != channels) return {};
+  return std::vector<float>(c.floats(), c.floats() + channels);
+}
+
+// A constant Add, Sub, Mul or Div right after a convolution: folded into its weights and bias.
+bool fuse_conv_affine(Graph& g, Node& p, const Node& c, int other) {
+  const auto op = std::get<ops::BinaryAttrs>(c.attrs).op;
+  const bool other_first = c.inputs[0] == other;
+  if (!epilogue_empty(*ops::op_epilogue(p.attrs)) || (other_first && (op == BinaryOp::kSub || op == BinaryOp::kDiv))) {
+    return false;
+  }
+  std::vector<float> values = per_channel(g.tensors[other], g.tensors[p.output].shape);
+  if (values.empty()) return false;
+  std::vector<float> scale(values.size(), 1.0f), shift(values.size(), 0.0f);
+  for (size_t m = 0; m < values.size(); ++m) {
+    switch (op) {
+      case BinaryOp::kAdd: shift[m] = values[m]; break;
+      case BinaryOp::kSub: shift[m] = -values[m]; break;
+      case BinaryOp::kMul: scale[m] = values[m]; break;
+      case BinaryOp::kDiv: scale[m] = 1.0f / values[m]; break;
+      default: return false;
+    }
+  }
+  fold_channel_affine(g, p, scale, shift);
   return true;
+}
+
+// A scalar Add, Sub, Mul or Div after the activation: y * scale + shift at the store.
+bool fuse_affine_tail(ops::Epilogue& e, const Node& c, const Tensor& other, bool other_first) {
+  const auto op = std::get<ops::BinaryAttrs>(c.attrs).op;
+  const std::optional<float> v = scalar_constant(other);
+  if (!v || !(e.has_clamp() || e.has_activation())) return false;
+  if (other_first && (op == BinaryOp::kSub || op == BinaryOp::kDiv)) return false;
+  switch (op) {
+    case BinaryOp::kAdd: e.shift += *v; return true;
+    case BinaryOp::kSub: e.shift -= *v; return true;
+    case BinaryOp::kMul: e.scale *= *v, e.shift *= *v; return true;
+    case BinaryOp::kDiv: e.scale /= *v, e.shift /= *v; return true;
+    default: return false;
+  }
 }
 
 // A constant added to a MatMul's output per column (or a scalar): fold into its bias.
@@ -69,7 +105,7 @@ bool fuse_matmul_bias(Graph& g, Node& p, int constant) {
 bool fuse_residual(Graph& g, Node& p, int producer_index, int other) {
   ops::Epilogue* e = ops::op_epilogue(p.attrs);
   const Tensor& t = g.tensors[other];
-  const bool is_conv = std::holds_alternative<ops::ConvAttrs>(p.attrs);
+  const bool is_conv = is_convolution(p);
   if (std::holds_alternative<ops::BinaryAttrs>(p.attrs) || !epilogue_empty(*e)) return false;
   if (t.shape != g.tensors[p.output].shape || (is_conv && t.is_constant())) return false;
   if (t.producer >= producer_index) return false;  // would break topological order
@@ -92,7 +128,7 @@ bool fuse_scale(Graph& g, Node& p, const Node& c, int other) {
 }
 
 bool fuse_activation(ops::Epilogue& e, const ops::UnaryAttrs& u) {
-  if (e.has_activation()) return false;
+  if (e.has_tail()) return false;
   if (u.op == UnaryOp::kRelu || u.op == UnaryOp::kClip) {
     const float lo = u.op == UnaryOp::kRelu ? 0.0f : u.params.alpha;
     const float hi = u.op == UnaryOp::kRelu ? kernels::MinMax().max : u.params.beta;
@@ -121,13 +157,15 @@ bool fuse_next(Graph& g, int producer_index, std::vector<std::vector<int>>& cons
   bool fused = false;
   if (auto* u = std::get_if<ops::UnaryAttrs>(&c.attrs)) {
     fused = fuse_activation(*e, *u);
-  } else if (auto* b = std::get_if<ops::BinaryAttrs>(&c.attrs);
-             b && !b->epilogue.has_clamp() && !b->epilogue.has_activation()) {
+  } else if (auto* b = std::get_if<ops::BinaryAttrs>(&c.attrs); b && epilogue_empty(b->epilogue)) {
     const int other = c.inputs[0] == p.output ? c.inputs[1] : c.inputs[0];
     if (other == p.output) return false;  // x + x
-    if (is_add(c) && g.tensors[other].is_constant() && std::holds_alternative<ops::ConvAttrs>(p.attrs)) {
-      fused = fuse_conv_bias(g, p, other);
-    } else if (is_add(c) && g.tensors[other].is_constant() && std::holds_alternative<ops::MatMulAttrs>(p.attrs)) {
+    const Tensor& t = g.tensors[other];
+    if (fuse_affine_tail(*e, c, t, c.inputs[0] == other)) {
+      fused = true;
+    } else if (t.is_constant() && is_convolution(p)) {
+      fused = fuse_conv_affine(g, p, c, other) || (is_add(c) && fuse_residual(g, p, producer_index, other));
+    } else if (is_add(c) && t.is_constant() && std::holds_alternative<ops::MatMulAttrs>(p.attrs)) {
       fused = fuse_matmul_bias(g, p, other) || fuse_residual(g, p, producer_index, other);
     } else if (is_add(c)) {
       fused = fuse_residual(g, p, producer_index, other);

@@ -13,8 +13,12 @@ void fold_batch_norm(Graph& g);
 // Nodes whose inputs are all constants are evaluated now, by their reference kernels.
 void fold_constants(Graph& g);
 
-// Conv, MatMul and binary nodes absorb what follows them when they are its only input:
-// a constant bias Add, a residual Add, a scale by a constant scalar, activations.
+// Chains of elementwise ops that spell out HardSwish or Gelu become that one op.
+void recognize_activations(Graph& g);
+
+// Convolution, MatMul and binary nodes absorb what follows them when they are its only
+// input: constant per-channel Add / Mul (into weights and bias), a residual Add, a scale by a
+// constant scalar, one activation, and a scalar affine after it.
 void fuse_epilogues(Graph& g);
 
 // Gives every tensor a memory layout (NHWC around convolutions and pools, row-major

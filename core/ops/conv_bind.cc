@@ -77,11 +77,10 @@ class DepthwiseConvKernel final : public ConvKernelBase {
     for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
       kernel_.fn(dw_, x + n * image_in, packed_.as<float>(), bias_.data(), y + n * image_out, r.begin[2], r.end[2],
                  r.begin[1], r.end[1], residual ? residual + n * image_out : nullptr, attrs_.epilogue.clamp);
-      if (!attrs_.epilogue.has_activation()) continue;
+      if (!attrs_.epilogue.has_tail()) continue;
       for (int64_t row = r.begin[2]; row < r.end[2]; ++row) {
         for (int64_t col = 0; col < g_.out_w; ++col) {
-          float* p = y + out_offset(n, row, col, r.begin[1]);
-          elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, r.extent(1), p, p);
+          apply_epilogue_tail(elementwise_, attrs_.epilogue, y + out_offset(n, row, col, r.begin[1]), r.extent(1));
         }
       }
     }
@@ -162,7 +161,7 @@ class IgemmConvKernel final : public ConvKernelBase {
     const float** pointers;
   };
 
-  // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, then the activation.
+  // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, then the epilogue.
   void compute(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
     const int64_t panel = (c - grp * g_.out_per_group) / gemm_.nr;
     const float* w = packed_.as<float>() + grp * group_floats_ +
@@ -170,11 +169,8 @@ class IgemmConvKernel final : public ConvKernelBase {
     const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
     gemm_.ukernel(m, nc, g_.in_per_group, taps_, b.pointers, w, b.y + o, g_.out_c,
                   b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
-    if (!attrs_.epilogue.has_activation()) return;
-    for (int64_t i = 0; i < m; ++i) {
-      float* row = b.y + o + i * g_.out_c;
-      elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, nc, row, row);
-    }
+    if (!attrs_.epilogue.has_tail()) return;
+    for (int64_t i = 0; i < m; ++i) apply_epilogue_tail(elementwise_, attrs_.epilogue, b.y + o + i * g_.out_c, nc);
   }
 
   // Row pointers for MR output pixels starting at `pixel` (row-major within the image), one

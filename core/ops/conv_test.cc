@@ -68,7 +68,7 @@ TEST_CASE("conv fuses batchnorm, bias add, residual add and activations into its
   y = b.node("Relu", {y});
   auto z = b.node("Conv", {y, b.weight({16, 8, 1, 1})});
   z = b.node("Add", {z, b.weight({16, 1, 1})});
-  z = b.node("Clip", {z, b.weight({}, {0.0f}), b.weight({}, {6.0f})});
+  z = b.node("Clip", {z, b.constant({}, {0.0f}), b.constant({}, {6.0f})});
   z = b.node("HardSwish", {z});
   const TestModel model = b.build({z});
   check_against_reference(model);
@@ -83,6 +83,33 @@ TEST_CASE("conv fuses batchnorm, bias add, residual add and activations into its
   }
   CHECK(convs == 2);
   CHECK(info.nodes.size() == 4);  // two convs and the relayouts in and out
+}
+
+TEST_CASE("conv absorbs constant affines, a spelled-out HardSwish and an affine after it (PP-OCR's blocks)") {
+  ModelBuilder b(11);
+  const auto x = b.input({1, 6, 11, 9});
+  auto y = b.node("Conv", {x, b.weight({6, 1, 3, 3}), b.weight({6})}, {{"pads", {1, 1, 1, 1}}, {"group", 6}});
+  y = b.node("Mul", {b.constant({1}, {1.5f}), y});
+  y = b.node("Add", {y, b.constant({1}, {-0.25f})});
+  y = b.node("Mul", {y, b.weight({6, 1, 1})});
+  const auto shifted = b.node("Add", {y, b.constant({}, {3.0f})});
+  const auto clipped = b.node("Clip", {shifted, b.constant({}, {0.0f}), b.constant({}, {6.0f})});
+  y = b.node("Div", {b.node("Mul", {y, clipped}), b.constant({}, {6.0f})});
+  y = b.node("Mul", {b.constant({1}, {0.75f}), y});
+  y = b.node("Add", {y, b.constant({1}, {0.5f})});
+  const TestModel model = b.build({y});
+  check_against_reference(model);
+  auto compiled = Model::load(model.json, model.weights, {});
+  REQUIRE(compiled.ok());
+  int convs = 0;
+  for (const NodeInfo& n : compiled.value()->info().nodes) {
+    CHECK((n.op == "Conv" || n.op == "Relayout"));
+    if (n.op == "Conv") {
+      ++convs;
+      CHECK(n.fused == "HardSwish, *0.75+0.5");
+    }
+  }
+  CHECK(convs == 1);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "core/base/checked_math.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/ops/epilogue.h"
 #include "core/ops/parsers.h"
 
 namespace tessera::ops {
@@ -151,6 +152,7 @@ OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
 }
 
 std::optional<Region> footprint(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out, int input) {
+  if (input == a.epilogue.residual_input) return out;
   if (input != 0) return std::nullopt;  // weights and bias are constants
   const Shape& x = s.inputs[0];
   const int64_t out_per_group = s.output[1] / a.group;
@@ -180,10 +182,11 @@ TilingHints tiling_hints(const ConvTransposeAttrs& a, const OpShapes& s, const L
   return {{{0, 1}, {2, 1}, {1, align}}};
 }
 
-LayoutChoice choose_layout(const ConvTransposeAttrs&, const OpShapes& s, const LayoutQuery&) {
+LayoutChoice choose_layout(const ConvTransposeAttrs& a, const OpShapes& s, const LayoutQuery&) {
   LayoutChoice c;
   c.inputs.assign(s.inputs.size(), std::nullopt);
   c.inputs[0] = Layout::nhwc();
+  if (a.epilogue.residual_input >= 0) c.inputs[a.epilogue.residual_input] = Layout::nhwc();
   c.output = Layout::nhwc();
   return c;
 }
@@ -221,9 +224,12 @@ void reference(const ConvTransposeAttrs& a, const OpShapes& s, std::span<const f
     }
   }
   const float* bias = a.has_bias ? in[2] : nullptr;
+  const float* residual = a.epilogue.residual_input >= 0 ? in[a.epilogue.residual_input] : nullptr;
   for (size_t o = 0; o < acc.size(); ++o) {
     const int64_t m = static_cast<int64_t>(o) / (OH * OW) % M;
-    out[o] = static_cast<float>(acc[o] + (bias ? bias[m] : 0.0));
+    float y = static_cast<float>(acc[o] + (bias ? bias[m] : 0.0));
+    if (residual) y += residual[o];
+    out[o] = reference_epilogue_activation(a.epilogue, y);
   }
 }
 

@@ -12,6 +12,7 @@ namespace tessera::ops {
 struct ConvTransposeAttrs : Window {
   int64_t group = 1;
   bool has_bias = false;  // input 2
+  Epilogue epilogue;
 };
 
 OpCost cost(const ConvTransposeAttrs&, const OpShapes&, const Region& out);

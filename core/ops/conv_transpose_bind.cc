@@ -1,13 +1,16 @@
 // ConvTranspose bound to the GEMM micro-kernel. Output pixels are grouped by phase
 // (oh + pad_top mod stride_h, ow + pad_left mod stride_w): all pixels of a phase meet the same
 // taps, so each phase is an indirect GEMM over its taps (row pointers into the NHWC input, a
-// zero row where a tap falls outside), with weights packed per phase, bias included.
+// zero row where a tap falls outside), with weights packed per phase, bias included, and
+// the fused epilogue applied at the store.
 #include <algorithm>
 #include <vector>
 
 #include "core/base/aligned_buffer.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/kernels/elementwise/elementwise.h"
 #include "core/ops/conv_transpose.h"
+#include "core/ops/epilogue.h"
 
 namespace tessera::ops {
 
@@ -17,7 +20,9 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
  public:
   PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const float* weights,
                                const float* bias)
-      : a_(a), in_(args.inputs[0]), out_(args.output), gemm_(kernels::best_gemm_kernel(args.max_isa)) {
+      : a_(a), in_(args.inputs[0]), out_(args.output), gemm_(kernels::best_gemm_kernel(args.max_isa)),
+        elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
+    if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
     const Shape& x = args.shapes.inputs[0];
     const Shape& y = args.shapes.output;
     in_h_ = x[2], in_w_ = x[3], in_c_ = x[1];
@@ -71,6 +76,8 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
     TESSERA_CHECK(r.begin[3] == 0 && r.end[3] == out_w_);  // tiles are whole rows
     const float* x = input_data(in_, ctx);
     float* y = tensor_data(out_, ctx);
+    const float* residual = a_.epilogue.residual_input >= 0 ? input_data(residual_, ctx) : nullptr;
+    const Epilogue& e = a_.epilogue;
     const float** pointers = reinterpret_cast<const float**>(ctx.scratch);
     for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
       for (int64_t grp = r.begin[1] / mg_; grp * mg_ < r.end[1]; ++grp) {
@@ -93,9 +100,13 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
                 const int64_t panel = (c - grp * mg_) / gemm_.nr;
                 const size_t taps = phase.h->size() * phase.w->size();
                 const float* w = phase.packed + kernels::packed_gemm_panel_offset(gemm_.nr, cg_, taps, panel);
-                float* out = y + ((n * out_h_ + oh) * out_w_ + ow) * out_c_ + c;
-                gemm_.ukernel(m, std::min<int64_t>(gemm_.nr, c1 - c), cg_, taps, pointers, w, out, a_.stride_w * out_c_,
-                              nullptr, 0, kernels::MinMax());
+                const int64_t o = ((n * out_h_ + oh) * out_w_ + ow) * out_c_ + c;
+                const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
+                const int64_t pixel_stride = a_.stride_w * out_c_;  // pixels of one phase
+                gemm_.ukernel(m, nc, cg_, taps, pointers, w, y + o, pixel_stride, residual ? residual + o : nullptr,
+                              pixel_stride, e.clamp);
+                if (!e.has_tail()) continue;
+                for (int64_t i = 0; i < m; ++i) apply_epilogue_tail(elementwise_, e, y + o + i * pixel_stride, nc);
               }
             }
           }
@@ -140,8 +151,9 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
   }
 
   ConvTransposeAttrs a_;
-  TensorBinding in_, out_;
+  TensorBinding in_, out_, residual_;
   const kernels::GemmKernel& gemm_;
+  const kernels::ElementwiseKernels& elementwise_;
   int64_t in_h_ = 0, in_w_ = 0, in_c_ = 0, out_h_ = 0, out_w_ = 0, out_c_ = 0, cg_ = 0, mg_ = 0;
   std::vector<std::vector<int64_t>> taps_h_, taps_w_;
   std::vector<size_t> phase_offset_;  // per phase (ph * stride_w + pw), within a group

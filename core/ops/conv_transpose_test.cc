@@ -121,7 +121,7 @@ TEST_CASE("conv transpose matches the ONNX example output") {
   // onnx backend test_convtranspose: x = 0..8 as 3x3, weights all ones, 2 output channels.
   ModelBuilder b(1);
   std::vector<float> ones(18, 1.0f);
-  const auto y = b.node("ConvTranspose", {b.input({1, 1, 3, 3}), b.weight({1, 2, 3, 3}, ones)},
+  const auto y = b.node("ConvTranspose", {b.input({1, 1, 3, 3}), b.constant({1, 2, 3, 3}, ones)},
                         {{"strides", {3, 2}}, {"pads", {1, 2, 1, 2}}});
   TestModel model = b.build({y});
   for (int i = 0; i < 9; ++i) model.inputs[0].data[i] = static_cast<float>(i);
@@ -130,6 +130,30 @@ TEST_CASE("conv transpose matches the ONNX example output") {
   REQUIRE(out[0].data.size() == 42);
   for (int c = 0; c < 2; ++c) {
     for (size_t i = 0; i < plane.size(); ++i) CHECK(out[0].data[c * plane.size() + i] == plane[i]);
+  }
+}
+
+TEST_CASE("conv transpose folds batchnorm and fuses bias, residual and activations, as PP-OCR's detector uses it") {
+  for (int64_t group : {1, 2}) {
+    ModelBuilder b(static_cast<uint32_t>(40 + group));
+    const auto x = b.input({1, 8, 9, 7});
+    auto y = b.node("ConvTranspose", {x, b.weight({8, 12 / group, 2, 2}, -0.5f, 0.5f)},
+                    {{"strides", {2, 2}}, {"group", group}});
+    y = b.node("BatchNormalization", {y, b.weight({12}, 0.5f, 1.5f), b.weight({12}), b.weight({12}),
+                                      b.weight({12}, 0.5f, 2.0f)});
+    y = b.node("Add", {y, b.weight({12, 1, 1})});
+    y = b.node("Add", {y, b.input({1, 12, 18, 14})});
+    y = b.node("Relu", {y});
+    y = b.node("Sigmoid", {y});
+    const TestModel model = b.build({y});
+    check_against_reference(model);
+    auto compiled = Model::load(model.json, model.weights, {});
+    REQUIRE(compiled.ok());
+    for (const NodeInfo& n : compiled.value()->info().nodes) {
+      if (n.op == "ConvTranspose") CHECK(n.fused_nodes.size() == 5);  // bn, both adds, relu, sigmoid
+      CHECK(n.op != "BatchNormalization");
+      CHECK(n.op != "Add");
+    }
   }
 }
 

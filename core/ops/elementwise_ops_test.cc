@@ -32,8 +32,8 @@ TEST_CASE("every unary op matches the reference") {
 TEST_CASE("clip takes its bounds from opset-11 inputs, either of which may be omitted") {
   ModelBuilder b(4);
   const auto x = b.input({2, 40}, -3, 3);
-  const auto lo = b.node("Clip", {x, b.weight({}, {-1.0f})});
-  const auto hi = b.node("Clip", {x, "", b.weight({}, {0.5f})});
+  const auto lo = b.node("Clip", {x, b.constant({}, {-1.0f})});
+  const auto hi = b.node("Clip", {x, "", b.constant({}, {0.5f})});
   check_against_reference(b.build({lo, hi}), {.tolerance = 1e-6});
 }
 

@@ -19,17 +19,30 @@ std::string Epilogue::describe() const {
     add(text);
   }
   if (has_activation()) add(unary_op_name(activation));
+  if (has_affine()) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "*%g%+g", scale, shift);
+    add(text);
+  }
   return s;
+}
+
+void apply_epilogue_tail(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n) {
+  if (e.has_activation()) k.unary(e.activation, e.activation_params, n, y, y);
+  if (e.scale != 1.0f) k.binary(kernels::BinaryOp::kMul, n, y, 1, &e.scale, 0, y);
+  if (e.shift != 0.0f) k.binary(kernels::BinaryOp::kAdd, n, y, 1, &e.shift, 0, y);
 }
 
 void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n) {
   if (e.has_clamp()) k.unary(kernels::UnaryOp::kClip, {e.clamp.min, e.clamp.max}, n, y, y);
-  if (e.has_activation()) k.unary(e.activation, e.activation_params, n, y, y);
+  apply_epilogue_tail(k, e, y, n);
 }
 
 float reference_epilogue_activation(const Epilogue& e, float y) {
   if (e.has_clamp()) y = kernels::unary_reference(kernels::UnaryOp::kClip, {e.clamp.min, e.clamp.max}, y);
   if (e.has_activation()) y = kernels::unary_reference(e.activation, e.activation_params, y);
+  if (e.scale != 1.0f) y = kernels::binary_reference(kernels::BinaryOp::kMul, y, e.scale);
+  if (e.shift != 0.0f) y = kernels::binary_reference(kernels::BinaryOp::kAdd, y, e.shift);
   return y;
 }
 

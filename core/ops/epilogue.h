@@ -1,4 +1,4 @@
-// Applying the activation part of a fused epilogue to a run of outputs.
+// Applying the parts of a fused epilogue that follow the accumulation to a run of outputs.
 #pragma once
 
 #include "core/kernels/elementwise/elementwise.h"
@@ -6,8 +6,11 @@
 
 namespace tessera::ops {
 
-// y = activation(clamp(y)) in place, for the parts of `e` that are set.
+// y = activation(clamp(y)) * scale + shift in place, for the parts of `e` that are set.
 void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n);
+
+// The same without the clamp, for kernels whose store already clamped (the GEMM family).
+void apply_epilogue_tail(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n);
 
 // The same on one value, with the reference functions (for reference kernels).
 float reference_epilogue_activation(const Epilogue& e, float y);

@@ -110,11 +110,8 @@ class MatMulKernel final : public TileKernel {
           const int64_t o = m * d_.n + n;
           gemm_.ukernel(rows, cols, d_.k, 1, a_ptrs, w, y_matrix + o, d_.n, r_matrix ? r_matrix + o : nullptr, d_.n,
                         attrs_.epilogue.clamp);
-          if (attrs_.epilogue.has_activation()) {
-            for (int64_t i = 0; i < rows; ++i) {
-              float* row = y_matrix + o + i * d_.n;
-              elementwise_.unary(attrs_.epilogue.activation, attrs_.epilogue.activation_params, cols, row, row);
-            }
+          if (attrs_.epilogue.has_tail()) {
+            for (int64_t i = 0; i < rows; ++i) apply_epilogue_tail(elementwise_, attrs_.epilogue, y_matrix + o + i * d_.n, cols);
           }
         }
       }

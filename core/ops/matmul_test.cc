@@ -63,7 +63,7 @@ TEST_CASE("matmul fuses bias, residual, scale and activation like a transformer 
   auto q = b.node("MatMul", {x, b.weight({32, 32}, -0.2f, 0.2f)});
   q = b.node("Add", {q, b.weight({32})});
   auto scores = b.node("MatMul", {q, b.node("Transpose", {x}, {{"perm", {0, 2, 1}}})});
-  scores = b.node("Div", {scores, b.weight({}, {8.0f})});
+  scores = b.node("Div", {scores, b.constant({}, {8.0f})});
   auto h = b.node("MatMul", {b.node("Softmax", {scores}), x});
   h = b.node("Add", {b.node("Add", {h, b.weight({32})}), x});
   h = b.node("Gelu", {h});
@@ -77,6 +77,20 @@ TEST_CASE("matmul fuses bias, residual, scale and activation like a transformer 
   }
 }
 
+TEST_CASE("a GELU spelled out with Erf (PyTorch before opset 20) fuses into the matmul") {
+  ModelBuilder b(31);
+  const auto x = b.input({2, 7, 16});
+  auto h = b.node("Add", {b.node("MatMul", {x, b.weight({16, 24})}), b.weight({24})});
+  const auto erf = b.node("Erf", {b.node("Div", {h, b.constant({}, {1.4142135f})})});
+  h = b.node("Mul", {b.node("Mul", {h, b.node("Add", {erf, b.constant({}, {1.0f})})}), b.constant({}, {0.5f})});
+  const TestModel model = b.build({h});
+  check_against_reference(model, {.tolerance = 1e-5});
+  auto compiled = Model::load(model.json, model.weights, {});
+  REQUIRE(compiled.ok());
+  REQUIRE(compiled.value()->info().nodes.size() == 1);
+  CHECK(compiled.value()->info().nodes[0].fused == "Gelu");
+}
+
 TEST_CASE("matmul bias fusion keeps per-row adds and scalars right") {
   {
     ModelBuilder b(21);  // [4,8] x [8] -> [4]: the added vector runs along M, not N
@@ -86,7 +100,7 @@ TEST_CASE("matmul bias fusion keeps per-row adds and scalars right") {
   {
     ModelBuilder b(22);  // a scalar constant after a single-column product
     const auto y = b.node("MatMul", {b.input({4, 8}), b.weight({8, 1})});
-    check_against_reference(b.build({b.node("Add", {y, b.weight({}, {0.5f})})}));
+    check_against_reference(b.build({b.node("Add", {y, b.constant({}, {0.5f})})}));
   }
   {
     ModelBuilder b(23);  // an Add that broadcasts the product to a larger shape

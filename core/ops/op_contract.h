@@ -62,17 +62,23 @@ struct LayoutChoice {
 };
 
 // Ops that compute through a GEMM or elementwise store can absorb what follows them:
-// y = activation(clamp(acc + bias + residual)). The graph's fusion pass fills this in.
+// y = activation(clamp(acc + bias + residual)) * scale + shift. The graph's fusion pass
+// fills this in (scale and shift: a constant Mul / Add after the activation).
 struct Epilogue {
   int residual_input = -1;  // node input added elementwise (same shape and layout), or -1
   kernels::MinMax clamp;
   kernels::UnaryOp activation = kernels::UnaryOp::kCopy;
   kernels::UnaryParams activation_params;
+  float scale = 1.0f;
+  float shift = 0.0f;
   std::vector<std::string> fused_nodes;  // names of the nodes folded in, for inspect
 
   bool has_activation() const { return activation != kernels::UnaryOp::kCopy; }
   bool has_clamp() const;
-  std::string describe() const;  // "+residual, clamp[0,6], Sigmoid"
+  bool has_affine() const { return scale != 1.0f || shift != 0.0f; }
+  // What runs after the store's clamp: the activation and the affine.
+  bool has_tail() const { return has_activation() || has_affine(); }
+  std::string describe() const;  // "+residual, clamp[0,6], Sigmoid, *0.5+1"
 };
 
 // Where one tensor lives while a compiled model runs.

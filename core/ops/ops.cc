@@ -51,6 +51,7 @@ Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput
 
 const Epilogue* op_epilogue(const OpAttrs& a) {
   if (auto* conv = std::get_if<ConvAttrs>(&a)) return &conv->epilogue;
+  if (auto* transposed = std::get_if<ConvTransposeAttrs>(&a)) return &transposed->epilogue;
   if (auto* matmul = std::get_if<MatMulAttrs>(&a)) return &matmul->epilogue;
   if (auto* binary = std::get_if<BinaryAttrs>(&a)) return &binary->epilogue;
   return nullptr;

@@ -26,7 +26,7 @@ TEST_CASE("pad matches the reference in every mode") {
       ModelBuilder b(seed++);
       const Dims shape{2, 4, 5, 5};
       const auto x = b.input(shape);
-      std::vector<std::string> inputs{x, b.ints(c.pads), std::string(mode) == "constant" ? b.weight({}, {0.5f}) : ""};
+      std::vector<std::string> inputs{x, b.ints(c.pads), std::string(mode) == "constant" ? b.constant({}, {0.5f}) : ""};
       if (!c.axes.empty()) inputs.push_back(b.ints(c.axes));
       const auto y = b.node("Pad", inputs, {{"mode", mode}});
       CHECK(b.shape_of(y) == c.expected);

@@ -26,14 +26,14 @@ TEST_CASE("resize matches the reference for every mode and coordinate transform"
       const nlohmann::json attrs = {
           {"mode", mode}, {"nearest_mode", nearest}, {"coordinate_transformation_mode", transform}};
       const auto image = b.input({2, 5, 7, 6});
-      const auto up = b.node("Resize", {image, "", b.weight({4}, {1, 1, 2.5f, 1.75f})}, attrs);
-      const auto down = b.node("Resize", {image, "", b.weight({4}, {1, 1, 0.6f, 0.45f})}, attrs);
+      const auto up = b.node("Resize", {image, "", b.constant({4}, {1, 1, 2.5f, 1.75f})}, attrs);
+      const auto down = b.node("Resize", {image, "", b.constant({4}, {1, 1, 0.6f, 0.45f})}, attrs);
       const auto sized = b.node("Resize", {image, "", "", b.ints({2, 5, 3, 11})}, attrs);
-      const auto volume = b.node("Resize", {b.input({3, 4, 5}), "", b.weight({3}, {1.5f, 0.7f, 2.0f})}, attrs);
+      const auto volume = b.node("Resize", {b.input({3, 4, 5}), "", b.constant({3}, {1.5f, 0.7f, 2.0f})}, attrs);
       const auto matrix = b.node("Resize", {b.node("Relu", {b.input({6, 5})}), "", "", b.ints({4, 9})}, attrs);
       nlohmann::json with_axes = attrs;
       with_axes["axes"] = {-1, 1};
-      const auto along = b.node("Resize", {b.input({2, 3, 4, 5}), "", b.weight({2}, {1.5f, 2.0f})}, with_axes);
+      const auto along = b.node("Resize", {b.input({2, 3, 4, 5}), "", b.constant({2}, {1.5f, 2.0f})}, with_axes);
       CHECK(b.shape_of(up) == Dims{2, 5, 17, 10});
       CHECK(b.shape_of(down) == Dims{2, 5, 4, 2});
       CHECK(b.shape_of(along) == Dims{2, 6, 4, 7});
@@ -47,7 +47,7 @@ TEST_CASE("resize matches the reference for every mode and coordinate transform"
 TEST_CASE("resize tiles give the same bits for any tiling") {
   ModelBuilder b(3);
   const auto x = b.input({1, 24, 13, 17});
-  const auto y = b.node("Resize", {x, "", b.weight({4}, {1, 1, 2, 2})}, {{"mode", "linear"}});
+  const auto y = b.node("Resize", {x, "", b.constant({4}, {1, 1, 2, 2})}, {{"mode", "linear"}});
   const auto volume = b.node("Relu", {b.input({3, 10, 12})});  // a producer: tiles wait on their source hull
   const auto z = b.node("Resize", {volume, "", "", b.ints({5, 7, 20})}, {{"mode", "linear"}});
   const TestModel model = b.build({y, z});
@@ -66,7 +66,7 @@ std::vector<float> resize_values(const Dims& dims, const std::vector<float>& dat
   const auto x = b.input(dims);
   const auto y = scales.empty()
                      ? b.node("Resize", {x, "", "", b.ints(sizes)}, attrs)
-                     : b.node("Resize", {x, "", b.weight({static_cast<int64_t>(scales.size())}, scales)}, attrs);
+                     : b.node("Resize", {x, "", b.constant({static_cast<int64_t>(scales.size())}, scales)}, attrs);
   TestModel model = b.build({y});
   model.inputs[0].data = data;
   return check_against_reference(model, {.tolerance = 1e-6, .threads = {1}})[0].data;
@@ -125,7 +125,7 @@ TEST_CASE("resize reproduces the ONNX backend test outputs") {
 TEST_CASE("resize shape inference: scales floor, keep_aspect_ratio_policy rounds") {
   ModelBuilder b(1);
   const auto x = b.input({1, 1, 4, 6});
-  CHECK(b.shape_of(b.node("Resize", {x, "", b.weight({4}, {1, 1, 1.3f, 0.5f})})) == Dims{1, 1, 5, 3});
+  CHECK(b.shape_of(b.node("Resize", {x, "", b.constant({4}, {1, 1, 1.3f, 0.5f})})) == Dims{1, 1, 5, 3});
   const nlohmann::json larger = {{"axes", {2, 3}}, {"keep_aspect_ratio_policy", "not_larger"}};
   const nlohmann::json smaller = {{"axes", {2, 3}}, {"keep_aspect_ratio_policy", "not_smaller"}};
   const auto a = b.node("Resize", {x, "", "", b.ints({3, 3})}, larger);
@@ -142,7 +142,7 @@ TEST_CASE("resize rejects cubic, tf_crop_and_resize and antialias with the node'
       {{{"mode", "linear"}, {"antialias", 1}}, "antialias must be 0"}};
   for (const auto& [attrs, message] : cases) {
     ModelBuilder b(1);
-    const auto y = b.node("Resize", {b.input({1, 2, 3, 3}), "", b.weight({4}, {1, 1, 2, 2})}, attrs);
+    const auto y = b.node("Resize", {b.input({1, 2, 3, 3}), "", b.constant({4}, {1, 1, 2, 2})}, attrs);
     const TestModel model = b.build({y});
     auto compiled = Model::load(model.json, model.weights, {});
     REQUIRE(!compiled.ok());

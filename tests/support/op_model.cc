@@ -26,9 +26,9 @@ std::string ModelBuilder::input(Dims dims, float lo, float hi) {
   return name;
 }
 
-std::string ModelBuilder::weight(Dims dims, float lo, float hi) { return weight(dims, random_values(dims, lo, hi)); }
+std::string ModelBuilder::weight(Dims dims, float lo, float hi) { return constant(dims, random_values(dims, lo, hi)); }
 
-std::string ModelBuilder::weight(Dims dims, std::vector<float> values) {
+std::string ModelBuilder::constant(Dims dims, std::vector<float> values) {
   const std::string name = "w" + std::to_string(tensors_.size());
   tensors_.push_back({name, TestTensor::Kind::kWeight, dims, std::move(values), {}});
   shapes_.emplace_back(name, dims);

@@ -38,7 +38,9 @@ class ModelBuilder {
 
   std::string input(Dims dims, float lo = -1, float hi = 1);
   std::string weight(Dims dims, float lo = -1, float hi = 1);
-  std::string weight(Dims dims, std::vector<float> values);
+  // A float initializer with these values (a separate name from weight(): `weight(d, {v})`
+  // would pick the random overload with lo = v).
+  std::string constant(Dims dims, std::vector<float> values);
   std::string ints(std::vector<int64_t> values);
   std::string ints(Dims dims, std::vector<int64_t> values);  // of any shape ({} for a scalar)
   // Adds a node; returns its output tensor's name. "" in inputs omits an optional input.
