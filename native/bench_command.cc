@@ -8,6 +8,7 @@
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "native/xnnpack/xnnpack_bench.h"
 #include "tessera/calibration.h"
 
 namespace tessera::cli {
@@ -16,13 +17,17 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: tessera bench MODEL.json [--threads 1,2] [--scheduler dynamic,barrier] [--runs R]\n"
-    "                     [--warmup SECONDS] [--json FILE] [--no-peak] [model options]\n"
+    "                     [--warmup SECONDS] [--json FILE] [--no-peak] [--engine tessera|xnnpack]\n"
+    "                     [model options]\n"
     "       tessera bench --peak [--threads N] [--seconds S] [--gemm 512]\n"
     "\n"
     "With a model: compiles it once per thread count, warms up, then runs every scheduler\n"
     "R times (default 20), interleaved. Prints median and min latency, achieved GFLOP/s and\n"
     "its share of the measured peak of the threads used, tiles and arena bytes, and checks\n"
     "that every configuration produced bitwise identical outputs.\n"
+    "With --engine xnnpack: the same model through XNNPACK's operator-at-a-time subgraph runtime\n"
+    "(its pthreadpool with the same thread counts), interleaved with Tessera's runs, with the\n"
+    "largest output difference between the two; ops XNNPACK lacks are listed.\n"
     "With --peak: the FP32 FMA peak of one core and of N threads at once, and the GEMM\n"
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
     "Model options: --isa, --tile-flops, --no-reuse (see tessera run --help).\n";
@@ -76,12 +81,15 @@ int peak_command(const Args& args) {
 
 int bench_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm"});
+  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine"});
   spec.flags.insert({"peak", "no-peak"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("bench", args.status().message());
   if (args->flags.count("help")) return std::fputs(kHelp, stdout), 0;
   if (args->flags.count("peak")) return peak_command(*args);
+  const std::string engine = args->get("engine", "tessera");
+  if (engine == "xnnpack") return xnnpack_bench(*args);
+  if (engine != "tessera") return fail("bench", "--engine must be tessera or xnnpack, got \"" + engine + "\"");
   auto path = model_path(*args);
   if (!path.ok()) return fail("bench", path.status().message());
   auto runs = args->get_int("runs", 20, 1, 100000);

@@ -67,7 +67,8 @@ function benchNative(model, engine, args) {
   } catch (error) {
     return { error: String(error.stderr).trim().split('\n').pop() };
   }
-  return { ms: JSON.parse(fs.readFileSync(report, 'utf8')).configurations[0].median_ms };
+  const rows = JSON.parse(fs.readFileSync(report, 'utf8')).configurations;
+  return { ms: (rows.find((r) => r.engine === engine) ?? rows[0]).median_ms };
 }
 
 async function benchOnnxruntime(model, args) {

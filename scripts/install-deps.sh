@@ -5,7 +5,7 @@
 # test.sh; safe to run again.
 set -euo pipefail
 
-TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libonnx-testdata)
+TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libpthreadpool-dev libonnx-testdata)
 
 tessera_install_deps() {
   local missing=()

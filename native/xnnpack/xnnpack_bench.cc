@@ -1,0 +1,222 @@
+// tessera bench --engine xnnpack: XNNPACK latency per thread count next to Tessera's for the
+// same thread counts and schedulers, all runs interleaved (a noisy machine hits every
+// configuration alike), and XNNPACK's outputs checked against Tessera's, a second oracle.
+#include "native/xnnpack/xnnpack_bench.h"
+
+#include "native/commands.h"
+#include "native/common.h"
+
+#if TESSERA_HAVE_XNNPACK
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "native/xnnpack/xnnpack_runner.h"
+
+namespace tessera::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Outputs differing more than this (relative to the output's largest magnitude) fail the bench.
+constexpr double kTolerance = 1e-3;
+
+struct Config {
+  int threads;
+  std::string engine;     // "xnnpack" or "tessera"
+  std::string scheduler;  // Tessera's; "-" for XNNPACK
+  std::function<Result<std::vector<Tensor>>()> run;
+  std::vector<double> ms;
+  std::vector<Tensor> first_outputs;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// max |a - b| / max |b|, or +inf on mismatched sizes or NaN.
+double relative_difference(const Tensor& a, const Tensor& b) {
+  if (a.data.size() != b.data.size()) return INFINITY;
+  double diff = 0, scale = 0;
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    diff = std::max(diff, std::fabs(static_cast<double>(a.data[i]) - b.data[i]));
+    scale = std::max(scale, std::fabs(static_cast<double>(b.data[i])));
+  }
+  if (std::isnan(diff)) return INFINITY;
+  return scale > 0 ? diff / scale : diff;
+}
+
+}  // namespace
+
+int xnnpack_bench(const Args& args) {
+  auto path = model_path(args);
+  if (!path.ok()) return fail("bench", path.status().message());
+  auto runs = args.get_int("runs", 20, 1, 100000);
+  if (!runs.ok()) return fail("bench", runs.status().message());
+  auto warmup = args.get_double("warmup", 1.0);
+  if (!warmup.ok()) return fail("bench", warmup.status().message());
+  std::vector<int> thread_counts;
+  for (const std::string& t : split_list(args.get("threads", "1"))) {
+    const int n = std::atoi(t.c_str());
+    if (n < 1 || n > 256) return fail("bench", "--threads takes counts from 1 to 256, got \"" + t + "\"");
+    thread_counts.push_back(n);
+  }
+  std::vector<Scheduler> schedulers;
+  for (const std::string& s : split_list(args.get("scheduler", "dynamic"))) {
+    Scheduler scheduler;
+    if (!parse_scheduler(s, &scheduler)) return fail("bench", "unknown scheduler \"" + s + "\"");
+    schedulers.push_back(scheduler);
+  }
+  if (schedulers.empty()) return fail("bench", "--scheduler needs at least one scheduler");
+
+  // Per thread count: one XNNPACK runner (it consumes its translation), one compiled Tessera
+  // model and pool, one session per scheduler.
+  std::vector<std::unique_ptr<xnnpack::XnnpackRunner>> runners;
+  std::vector<std::shared_ptr<const Model>> models;
+  std::vector<std::shared_ptr<Session>> sessions;
+  std::vector<Config> configs;
+  std::vector<Tensor> inputs;
+  double setup_ms = 0;
+  for (int threads : thread_counts) {
+    const auto start = Clock::now();
+    auto translated = xnnpack::XnnpackModel::load_file(*path);
+    if (!translated.ok()) return fail("bench", translated.status().message());
+    auto runner = xnnpack::XnnpackRunner::create(std::move(translated).value(), threads);
+    if (!runner.ok()) return fail("bench", runner.status().message());
+    setup_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    runners.push_back(std::move(runner).value());
+
+    auto options = compile_options(args, threads);
+    if (!options.ok()) return fail("bench", options.status().message());
+    auto model = Model::load_file(*path, *options);
+    if (!model.ok()) return fail("bench", model.status().message());
+    models.push_back(model.value());
+    if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 1);
+
+    xnnpack::XnnpackRunner* r = runners.back().get();
+    configs.push_back({threads, "xnnpack", "-", [r, &inputs] { return r->run(inputs); }, {}, {}});
+    auto pool = Executor::create(threads);
+    for (Scheduler scheduler : schedulers) {
+      sessions.push_back(std::make_shared<Session>(model.value(), pool));
+      Session* s = sessions.back().get();
+      RunOptions run_options;
+      run_options.scheduler = scheduler;
+      configs.push_back({threads,
+                         "tessera",
+                         scheduler_name(scheduler),
+                         [s, run_options, &inputs] { return s->run(inputs, run_options); },
+                         {},
+                         {}});
+    }
+  }
+
+  auto run_once = [&](Config& c) -> Result<double> {
+    const auto start = Clock::now();
+    auto out = c.run();
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (!out.ok()) return out.status();
+    if (c.first_outputs.empty()) c.first_outputs = std::move(out).value();
+    return ms;
+  };
+  for (Config& c : configs) {
+    const auto start = Clock::now();
+    for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - start).count() < *warmup; ++i) {
+      auto ms = run_once(c);
+      if (!ms.ok()) return fail("bench", ms.status().message());
+    }
+  }
+  for (int r = 0; r < *runs; ++r) {
+    for (Config& c : configs) c.ms.push_back(run_once(c).value());
+  }
+
+  const ModelInfo& info = models[0]->info();
+  const xnnpack::XnnpackModel& xm = runners[0]->model();
+  int subgraphs = 0;
+  for (const xnnpack::Stage& s : xm.stages()) subgraphs += s.is_subgraph;
+  const int relayouts = static_cast<int>(xm.stages().size()) - subgraphs;
+  std::printf(
+      "%s: %s FLOPs; XNNPACK: %d subgraph%s, %d nodes, %d C++ relayout%s, set up in %.1f ms; %d runs per "
+      "configuration\n",
+      info.name.c_str(), format_count(info.flops).c_str(), subgraphs, subgraphs == 1 ? "" : "s", xm.xnn_node_count(),
+      relayouts, relayouts == 1 ? "" : "s", setup_ms, *runs);
+  std::printf("%-8s %-8s %-9s %10s %10s %9s\n", "threads", "engine", "scheduler", "median ms", "min ms", "GFLOP/s");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Config& c : configs) {
+    const double med = median(c.ms);
+    const double best = *std::min_element(c.ms.begin(), c.ms.end());
+    const double gflops = info.flops / (med * 1e6);
+    std::printf("%-8d %-8s %-9s %10.3f %10.3f %9.1f\n", c.threads, c.engine.c_str(), c.scheduler.c_str(), med, best,
+                gflops);
+    rows.push_back({{"threads", c.threads},
+                    {"engine", c.engine},
+                    {"scheduler", c.scheduler},
+                    {"median_ms", med},
+                    {"min_ms", best},
+                    {"gflops", gflops}});
+  }
+  for (const Config& x : configs) {
+    for (const Config& t : configs) {
+      if (x.engine == "xnnpack" && t.engine == "tessera" && x.threads == t.threads) {
+        std::printf("%d thread%s: tessera %s is %.2fx the speed of xnnpack (median)\n", x.threads,
+                    x.threads == 1 ? "" : "s", t.scheduler.c_str(), median(x.ms) / median(t.ms));
+      }
+    }
+  }
+
+  // XNNPACK's outputs against Tessera's (the first Tessera configuration: all are bitwise equal).
+  const std::vector<Tensor>& expected = configs[1].first_outputs;
+  double worst = 0;
+  nlohmann::json differences = nlohmann::json::array();
+  for (const Config& c : configs) {
+    if (c.engine != "xnnpack") continue;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const double d = i < c.first_outputs.size() ? relative_difference(c.first_outputs[i], expected[i]) : INFINITY;
+      worst = std::max(worst, d);
+      if (&c == &configs[0]) differences.push_back({{"name", expected[i].name}, {"max_relative_difference", d}});
+    }
+  }
+  std::printf("xnnpack outputs vs tessera: max relative difference %.3g (of each output's largest magnitude)\n", worst);
+  if (args.has("json")) {
+    nlohmann::json report = {{"model", info.name},
+                             {"engine", "xnnpack"},
+                             {"flops", info.flops},
+                             {"runs", *runs},
+                             {"isa", info.isa},
+                             {"configurations", rows},
+                             {"max_relative_difference", worst},
+                             {"outputs", differences}};
+    std::ofstream(args.get("json", "")) << report.dump(2) << "\n";
+  }
+  if (!(worst <= kTolerance)) {
+    char text[128];
+    std::snprintf(text, sizeof(text), "XNNPACK's outputs differ from Tessera's by %.3g (tolerance %g)", worst,
+                  kTolerance);
+    return fail("bench", text);
+  }
+  return 0;
+}
+
+}  // namespace tessera::cli
+
+#else  // no XNNPACK in this build
+
+namespace tessera::cli {
+
+int xnnpack_bench(const Args&) {
+  return fail("bench",
+              "--engine xnnpack is not available: this build found no XNNPACK (install libxnnpack-dev and "
+              "libpthreadpool-dev, then reconfigure)");
+}
+
+}  // namespace tessera::cli
+
+#endif
