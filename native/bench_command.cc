@@ -1,13 +1,13 @@
 // tessera bench: latency side by side for thread counts x schedulers (interleaved runs, so
 // a noisy machine hits every configuration alike), and the machine's peak FLOP rate.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "native/timed_runs.h"
 #include "native/xnnpack/xnnpack_bench.h"
 #include "tessera/calibration.h"
 
@@ -32,22 +32,12 @@ constexpr const char* kHelp =
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
     "Model options: --isa, --tile-flops, --no-reuse (see tessera run --help).\n";
 
-using Clock = std::chrono::steady_clock;
-
-struct Config {
+struct Config : TimedRun {
   int threads;
   Scheduler scheduler;
   std::shared_ptr<Session> session;
   const ModelInfo* info;
-  std::vector<double> ms;
-  std::vector<Tensor> first_outputs;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 bool same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
   if (a.size() != b.size()) return false;
@@ -124,29 +114,17 @@ int bench_command(int argc, char** argv) {
     auto pool = Executor::create(threads);
     for (Scheduler scheduler : schedulers) {
       configs.push_back(
-          {threads, scheduler, std::make_shared<Session>(model.value(), pool), &model.value()->info(), {}, {}});
+          {{}, threads, scheduler, std::make_shared<Session>(model.value(), pool), &model.value()->info()});
     }
   }
-  auto run_once = [&](Config& c) -> Result<double> {
+  std::vector<TimedRun*> timed;
+  for (Config& c : configs) {
     RunOptions options;
     options.scheduler = c.scheduler;
-    const auto start = Clock::now();
-    auto out = c.session->run(inputs, options);
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    if (!out.ok()) return out.status();
-    if (c.first_outputs.empty()) c.first_outputs = std::move(out).value();
-    return ms;
-  };
-  for (Config& c : configs) {
-    const auto start = Clock::now();
-    for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - start).count() < *warmup; ++i) {
-      auto ms = run_once(c);
-      if (!ms.ok()) return fail("bench", ms.status().message());
-    }
+    c.run = [&inputs, &c, options] { return c.session->run(inputs, options); };
+    timed.push_back(&c);
   }
-  for (int r = 0; r < *runs; ++r) {
-    for (Config& c : configs) c.ms.push_back(run_once(c).value());
-  }
+  if (Status s = run_interleaved(timed, *runs, *warmup); !s.ok()) return fail("bench", s.message());
 
   PeakMeasurement peak;
   const bool with_peak = !args->flags.count("no-peak");
@@ -160,7 +138,7 @@ int bench_command(int argc, char** argv) {
   nlohmann::json rows = nlohmann::json::array();
   for (const Config& c : configs) {
     const double med = median(c.ms);
-    const double best = *std::min_element(c.ms.begin(), c.ms.end());
+    const double best = minimum(c.ms);
     const double gflops = c.info->flops / (med * 1e6);
     // The peak of the threads used: one core's peak times the thread count, capped by the
     // measured all-threads figure.

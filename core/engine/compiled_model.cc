@@ -83,25 +83,8 @@ Result<std::shared_ptr<const Model>> Model::load(const std::string& json_text, s
 }
 
 Result<std::shared_ptr<const Model>> Model::load_file(const std::string& path, const CompileOptions& options) {
-  TESSERA_ASSIGN_OR_RETURN(AlignedBuffer json, model::read_file(path));
-  const std::string text(reinterpret_cast<const char*>(json.data()), json.size());
-  TESSERA_ASSIGN_OR_RETURN(std::string weights_name, model::weights_file_name(text));
-  std::string weights_path;
-  if (!weights_name.empty()) {
-    const size_t slash = path.find_last_of('/');
-    weights_path = (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + weights_name;
-  } else {
-    const size_t dot = path.rfind(".json");
-    weights_path = (dot == std::string::npos ? path : path.substr(0, dot)) + ".bin";
-  }
-  AlignedBuffer weights;
-  auto read = model::read_file(weights_path);
-  if (read.ok()) {
-    weights = std::move(read).value();
-  } else if (!weights_name.empty()) {
-    return read.status();  // a named weights file must exist; a default one may be absent
-  }
-  return CompiledModel::compile(text, std::move(weights), options);
+  TESSERA_ASSIGN_OR_RETURN(model::ModelFiles files, model::read_model_files(path));
+  return CompiledModel::compile(files.json, std::move(files.weights), options);
 }
 
 std::shared_ptr<Executor> Executor::create(int threads) {

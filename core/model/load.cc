@@ -363,6 +363,28 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   return model;
 }
 
+Result<ModelFiles> read_model_files(const std::string& json_path) {
+  TESSERA_ASSIGN_OR_RETURN(AlignedBuffer json, read_file(json_path));
+  ModelFiles files;
+  files.json.assign(reinterpret_cast<const char*>(json.data()), json.size());
+  TESSERA_ASSIGN_OR_RETURN(std::string weights_name, weights_file_name(files.json));
+  std::string weights_path;
+  if (!weights_name.empty()) {
+    const size_t slash = json_path.find_last_of('/');
+    weights_path = (slash == std::string::npos ? "" : json_path.substr(0, slash + 1)) + weights_name;
+  } else {
+    const size_t dot = json_path.rfind(".json");
+    weights_path = (dot == std::string::npos ? json_path : json_path.substr(0, dot)) + ".bin";
+  }
+  auto weights = read_file(weights_path);
+  if (weights.ok()) {
+    files.weights = std::move(weights).value();
+  } else if (!weights_name.empty()) {
+    return weights.status();  // a named weights file must exist; a default one may be absent
+  }
+  return files;
+}
+
 Result<AlignedBuffer> read_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) return Status::error("cannot open " + in_quotes(path));

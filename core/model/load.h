@@ -19,4 +19,13 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights);
 // Reads a whole file into an aligned buffer.
 Result<AlignedBuffer> read_file(const std::string& path);
 
+struct ModelFiles {
+  std::string json;
+  AlignedBuffer weights;  // empty when the model has no weights file
+};
+
+// Reads MODEL.json and its weights: the file its "weights" field names (relative to the
+// JSON), which must exist, or else MODEL.bin if there is one.
+Result<ModelFiles> read_model_files(const std::string& json_path);
+
 }  // namespace tessera::model

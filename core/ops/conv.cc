@@ -60,19 +60,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
 std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Region& out, int input) {
   if (input == a.epilogue.residual_input) return out;
   if (input != 0) return std::nullopt;  // weights and bias are constants
-  const Shape& x = s.inputs[0];
-  const int64_t out_per_group = s.output[1] / a.group;
-  const int64_t in_per_group = x[1] / a.group;
-  Region r = Region::whole(x);
-  r.begin[0] = out.begin[0];
-  r.end[0] = out.end[0];
-  r.begin[1] = out.begin[1] / out_per_group * in_per_group;
-  r.end[1] = ((out.end[1] - 1) / out_per_group + 1) * in_per_group;
-  std::tie(r.begin[2], r.end[2]) =
-      window_input_range(out.begin[2], out.end[2], a.stride_h, a.pad_top, a.kernel_h, a.dilation_h, x[2]);
-  std::tie(r.begin[3], r.end[3]) =
-      window_input_range(out.begin[3], out.end[3], a.stride_w, a.pad_left, a.kernel_w, a.dilation_w, x[3]);
-  return r;
+  return window_footprint(a, s.inputs[0], s.output[1], a.group, out, window_input_range);
 }
 
 TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const Layout&) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/ops/move_kernel.h"
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -145,26 +146,8 @@ void reference(const GatherAttrs& a, const OpShapes& s, std::span<const float* c
   }
 }
 
-namespace {
-
-class GatherKernel final : public TileKernel {
- public:
-  GatherKernel(const GatherAttrs& a, const BindArgs& args) : attrs_(a), in_(args.inputs[0]), out_(args.output) {}
-
-  void run(const Region& region, const ExecContext& ctx) const override {
-    gather_copy(attrs_, region, out_.layout, in_.strides, input_data(in_, ctx), out_.strides, tensor_data(out_, ctx));
-  }
-  std::string kernel_name() const override { return "f32_gather_copy"; }
-
- private:
-  GatherAttrs attrs_;
-  TensorBinding in_, out_;
-};
-
-}  // namespace
-
 Result<std::unique_ptr<TileKernel>> bind(const GatherAttrs& a, const BindArgs& args) {
-  return std::unique_ptr<TileKernel>(new GatherKernel(a, args));
+  return bind_move<GatherAttrs, gather_copy>(a, args, "f32_gather_copy");
 }
 
 }  // namespace tessera::ops

@@ -55,16 +55,12 @@ OpCost cost(const PoolAttrs& a, const OpShapes& s, const Region& out) {
 
 std::optional<Region> footprint(const PoolAttrs& a, const OpShapes& s, const Region& out, int) {
   const Shape& x = s.inputs[0];
-  Region r = Region::whole(x);
+  if (a.kind != PoolAttrs::Kind::kGlobalAverage) return window_footprint(a, x, x[1], x[1], out, window_input_range);
+  Region r = Region::whole(x);  // every pixel of the output's images and channels
   for (int d = 0; d < 2; ++d) {
     r.begin[d] = out.begin[d];
     r.end[d] = out.end[d];
   }
-  if (a.kind == PoolAttrs::Kind::kGlobalAverage) return r;
-  std::tie(r.begin[2], r.end[2]) =
-      window_input_range(out.begin[2], out.end[2], a.stride_h, a.pad_top, a.kernel_h, a.dilation_h, x[2]);
-  std::tie(r.begin[3], r.end[3]) =
-      window_input_range(out.begin[3], out.end[3], a.stride_w, a.pad_left, a.kernel_w, a.dilation_w, x[3]);
   return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/ops/move_kernel.h"
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -191,26 +192,8 @@ void reference(const SliceAttrs& a, const OpShapes& s, std::span<const float* co
                logical_strides(s.output, identity), out);
 }
 
-namespace {
-
-class SliceKernel final : public TileKernel {
- public:
-  SliceKernel(const SliceAttrs& a, const BindArgs& args) : attrs_(a), in_(args.inputs[0]), out_(args.output) {}
-
-  void run(const Region& region, const ExecContext& ctx) const override {
-    strided_copy(attrs_, region, out_.layout, in_.strides, input_data(in_, ctx), out_.strides, tensor_data(out_, ctx));
-  }
-  std::string kernel_name() const override { return "f32_strided_copy"; }
-
- private:
-  SliceAttrs attrs_;
-  TensorBinding in_, out_;
-};
-
-}  // namespace
-
 Result<std::unique_ptr<TileKernel>> bind(const SliceAttrs& a, const BindArgs& args) {
-  return std::unique_ptr<TileKernel>(new SliceKernel(a, args));
+  return bind_move<SliceAttrs, strided_copy>(a, args, "f32_strided_copy");
 }
 
 }  // namespace tessera::ops

@@ -3,6 +3,7 @@
 #include "core/ops/spatial.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "core/base/checked_math.h"
 
@@ -25,6 +26,22 @@ struct Axes {
 };
 
 }  // namespace
+
+Region window_footprint(const Window& w, const Shape& x, int64_t out_channels, int64_t group, const Region& out,
+                        AxisRange range) {
+  const int64_t out_per_group = out_channels / group;
+  const int64_t in_per_group = x[1] / group;
+  Region r = Region::whole(x);
+  r.begin[0] = out.begin[0];
+  r.end[0] = out.end[0];
+  r.begin[1] = out.begin[1] / out_per_group * in_per_group;
+  r.end[1] = ((out.end[1] - 1) / out_per_group + 1) * in_per_group;
+  std::tie(r.begin[2], r.end[2]) =
+      range(out.begin[2], out.end[2], w.stride_h, w.pad_top, w.kernel_h, w.dilation_h, x[2]);
+  std::tie(r.begin[3], r.end[3]) =
+      range(out.begin[3], out.end[3], w.stride_w, w.pad_left, w.kernel_w, w.dilation_w, x[3]);
+  return r;
+}
 
 Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t kernel[2], bool ceil_mode_allowed) {
   Axes s{};

@@ -29,4 +29,15 @@ Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t 
 std::pair<int64_t, int64_t> window_input_range(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
                                                int64_t kernel, int64_t dilation, int64_t input_size);
 
+// The per-axis range of a window op: window_input_range, or ConvTranspose's inverse.
+using AxisRange = std::pair<int64_t, int64_t> (*)(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
+                                                  int64_t kernel, int64_t dilation, int64_t input_size);
+
+// The region of input `x` [N, C, H, W] that output region `out` (with `out_channels`
+// channels in `group` groups) of a window op reads: its images, the input channels of the
+// groups it touches (each channel alone for pools: group = channels), and the rows and
+// columns `range` gives.
+Region window_footprint(const Window& w, const Shape& x, int64_t out_channels, int64_t group, const Region& out,
+                        AxisRange range);
+
 }  // namespace tessera::ops

@@ -5,6 +5,7 @@
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "native/timed_runs.h"
 
 #if TESSERA_HAVE_XNNPACK
 
@@ -28,20 +29,11 @@ using Clock = std::chrono::steady_clock;
 // Outputs differing more than this (relative to the output's largest magnitude) fail the bench.
 constexpr double kTolerance = 1e-3;
 
-struct Config {
+struct Config : TimedRun {
   int threads;
   std::string engine;     // "xnnpack" or "tessera"
   std::string scheduler;  // Tessera's; "-" for XNNPACK
-  std::function<Result<std::vector<Tensor>>()> run;
-  std::vector<double> ms;
-  std::vector<Tensor> first_outputs;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // max |a - b| / max |b|, or +inf on mismatched sizes or NaN.
 double relative_difference(const Tensor& a, const Tensor& b) {
@@ -103,40 +95,23 @@ int xnnpack_bench(const Args& args) {
     if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 1);
 
     xnnpack::XnnpackRunner* r = runners.back().get();
-    configs.push_back({threads, "xnnpack", "-", [r, &inputs] { return r->run(inputs); }, {}, {}});
+    configs.push_back({{[r, &inputs] { return r->run(inputs); }, {}, {}}, threads, "xnnpack", "-"});
     auto pool = Executor::create(threads);
     for (Scheduler scheduler : schedulers) {
       sessions.push_back(std::make_shared<Session>(model.value(), pool));
       Session* s = sessions.back().get();
       RunOptions run_options;
       run_options.scheduler = scheduler;
-      configs.push_back({threads,
+      configs.push_back({{[s, run_options, &inputs] { return s->run(inputs, run_options); }, {}, {}},
+                         threads,
                          "tessera",
-                         scheduler_name(scheduler),
-                         [s, run_options, &inputs] { return s->run(inputs, run_options); },
-                         {},
-                         {}});
+                         scheduler_name(scheduler)});
     }
   }
 
-  auto run_once = [&](Config& c) -> Result<double> {
-    const auto start = Clock::now();
-    auto out = c.run();
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    if (!out.ok()) return out.status();
-    if (c.first_outputs.empty()) c.first_outputs = std::move(out).value();
-    return ms;
-  };
-  for (Config& c : configs) {
-    const auto start = Clock::now();
-    for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - start).count() < *warmup; ++i) {
-      auto ms = run_once(c);
-      if (!ms.ok()) return fail("bench", ms.status().message());
-    }
-  }
-  for (int r = 0; r < *runs; ++r) {
-    for (Config& c : configs) c.ms.push_back(run_once(c).value());
-  }
+  std::vector<TimedRun*> timed;
+  for (Config& c : configs) timed.push_back(&c);
+  if (Status s = run_interleaved(timed, *runs, *warmup); !s.ok()) return fail("bench", s.message());
 
   const ModelInfo& info = models[0]->info();
   const xnnpack::XnnpackModel& xm = runners[0]->model();
@@ -152,7 +127,7 @@ int xnnpack_bench(const Args& args) {
   nlohmann::json rows = nlohmann::json::array();
   for (const Config& c : configs) {
     const double med = median(c.ms);
-    const double best = *std::min_element(c.ms.begin(), c.ms.end());
+    const double best = minimum(c.ms);
     const double gflops = info.flops / (med * 1e6);
     std::printf("%-8d %-8s %-9s %10.3f %10.3f %9.1f\n", c.threads, c.engine.c_str(), c.scheduler.c_str(), med, best,
                 gflops);

@@ -194,27 +194,8 @@ Result<std::unique_ptr<XnnpackModel>> XnnpackModel::load(const std::string& json
 }
 
 Result<std::unique_ptr<XnnpackModel>> XnnpackModel::load_file(const std::string& path) {
-  // The weights file as tessera::Model::load_file finds it: the JSON's "weights" field
-  // beside the JSON, else MODEL.bin (which may be absent for a model without weights).
-  TESSERA_ASSIGN_OR_RETURN(AlignedBuffer json, model::read_file(path));
-  const std::string text(reinterpret_cast<const char*>(json.data()), json.size());
-  TESSERA_ASSIGN_OR_RETURN(std::string weights_name, model::weights_file_name(text));
-  std::string weights_path;
-  if (!weights_name.empty()) {
-    const size_t slash = path.find_last_of('/');
-    weights_path = (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + weights_name;
-  } else {
-    const size_t dot = path.rfind(".json");
-    weights_path = (dot == std::string::npos ? path : path.substr(0, dot)) + ".bin";
-  }
-  AlignedBuffer weights;
-  auto read = model::read_file(weights_path);
-  if (read.ok()) {
-    weights = std::move(read).value();
-  } else if (!weights_name.empty()) {
-    return read.status();
-  }
-  return from_text(text, std::move(weights));
+  TESSERA_ASSIGN_OR_RETURN(model::ModelFiles files, model::read_model_files(path));
+  return from_text(files.json, std::move(files.weights));
 }
 
 }  // namespace tessera::xnnpack

@@ -2,13 +2,12 @@
 // comparison helpers for tests.
 #include "tests/support/reference_run.h"
 
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <map>
-#include <random>
-#include <sstream>
 
 #include "core/graph/build.h"
 #include "core/model/load.h"
@@ -51,19 +50,12 @@ Result<std::vector<Tensor>> reference_run(const std::string& json_text, const st
 }
 
 ModelFiles read_model_files(const std::string& json_path) {
-  auto slurp = [](const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::stringstream s;
-    s << file.rdbuf();
-    return s.str();
-  };
+  auto read = model::read_model_files(json_path);
+  REQUIRE(read.ok());
   ModelFiles files;
-  files.json = slurp(json_path);
-  auto name = model::weights_file_name(files.json);
-  std::string weights_path = json_path.substr(0, json_path.rfind(".json")) + ".bin";
-  if (name.ok() && !name->empty()) weights_path = json_path.substr(0, json_path.find_last_of('/') + 1) + *name;
-  const std::string bytes = slurp(weights_path);
-  files.weights.assign(bytes.begin(), bytes.end());
+  files.json = std::move(read->json);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(read->weights.data());
+  files.weights.assign(bytes, bytes + read->weights.size());
   return files;
 }
 

@@ -1,0 +1,49 @@
+// Side-by-side timing shared by the benches.
+#include "native/timed_runs.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace tessera::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Status time_once(TimedRun& c, double* ms) {
+  const auto start = Clock::now();
+  auto out = c.run();
+  *ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  if (!out.ok()) return out.status();
+  if (c.first_outputs.empty()) c.first_outputs = std::move(out).value();
+  return Status();
+}
+
+}  // namespace
+
+Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds) {
+  double ms = 0;
+  for (TimedRun* c : configs) {
+    const auto start = Clock::now();
+    for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - start).count() < warmup_seconds; ++i) {
+      TESSERA_RETURN_IF_ERROR(time_once(*c, &ms));
+    }
+  }
+  for (int r = 0; r < rounds; ++r) {
+    for (TimedRun* c : configs) {
+      TESSERA_RETURN_IF_ERROR(time_once(*c, &ms));
+      c->ms.push_back(ms);
+    }
+  }
+  return Status();
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double minimum(const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); }
+
+}  // namespace tessera::cli

@@ -1,0 +1,26 @@
+// Side-by-side timing shared by the benches: each configuration warms up, then all run in
+// interleaved rounds, so that a machine whose speed drifts hits every configuration alike.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tessera/engine.h"
+
+namespace tessera::cli {
+
+struct TimedRun {
+  std::function<Result<std::vector<Tensor>>()> run;  // one inference
+  std::vector<double> ms;                            // filled: one entry per round
+  std::vector<Tensor> first_outputs;                 // filled: the first run's outputs
+};
+
+// Warms each configuration up for `warmup_seconds` (at least two runs), then runs `rounds`
+// rounds of one run each. Fails on the first failed run.
+Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds);
+
+double median(std::vector<double> values);
+double minimum(const std::vector<double>& values);
+
+}  // namespace tessera::cli
