@@ -1,7 +1,6 @@
 // tessera inspect: the compiled model, node by node, and its totals.
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "native/commands.h"
 #include "native/common.h"
@@ -23,36 +22,6 @@ std::string join(const std::vector<int64_t>& v, const char* sep) {
   std::string s;
   for (int64_t x : v) s += (s.empty() ? "" : sep) + std::to_string(x);
   return s;
-}
-
-nlohmann::json to_json(const ModelInfo& info) {
-  nlohmann::json nodes = nlohmann::json::array();
-  for (const NodeInfo& n : info.nodes) {
-    nodes.push_back({{"name", n.name},
-                     {"op", n.op},
-                     {"kernel", n.kernel},
-                     {"fused", n.fused},
-                     {"fused_nodes", n.fused_nodes},
-                     {"shape", n.shape},
-                     {"layout", n.layout},
-                     {"grid", n.grid},
-                     {"tiles", n.tiles},
-                     {"in_edges", n.in_edges},
-                     {"flops", n.flops}});
-  }
-  return {{"name", info.name},
-          {"nodes", nodes},
-          {"flops", info.flops},
-          {"tiles", info.tiles},
-          {"data_edges", info.data_edges},
-          {"reuse_edges", info.reuse_edges},
-          {"critical_path_flops", info.critical_path_flops},
-          {"critical_path_tiles", info.critical_path_tiles},
-          {"arena_bytes", info.arena_bytes},
-          {"tensor_bytes", info.tensor_bytes},
-          {"weight_bytes", info.weight_bytes},
-          {"isa", info.isa},
-          {"compile_ms", info.compile_ms}};
 }
 
 }  // namespace
@@ -92,7 +61,7 @@ int inspect_command(int argc, char** argv) {
               format_bytes(info.weight_bytes).c_str());
   std::printf("compiled in %.1f ms with %s kernels for %d thread%s\n", info.compile_ms, info.isa.c_str(), *threads,
               *threads == 1 ? "" : "s");
-  if (args->has("json")) std::ofstream(args->get("json", "")) << to_json(info).dump(2) << "\n";
+  if (args->has("json")) std::ofstream(args->get("json", "")) << model_info_json(info) << "\n";
   return 0;
 }
 

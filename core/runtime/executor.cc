@@ -24,6 +24,14 @@ using Clock = std::chrono::steady_clock;
 // enough to bridge the gap between dependent tiles, short enough that idle costs nothing.
 constexpr int kSpinRounds = 4000;
 
+// A WebAssembly build without threads (for pages that are not cross-origin isolated) runs
+// every tile on the thread that calls run().
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr bool kHasThreads = false;
+#else
+constexpr bool kHasThreads = true;
+#endif
+
 uint64_t splitmix64(uint64_t* state) {
   uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -55,7 +63,9 @@ struct alignas(64) Executor::Worker {
 
 Executor::Executor(int threads) {
   TESSERA_CHECK(threads >= 1);
+  if (!kHasThreads) threads = 1;
   for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<Worker>());
+  if (!kHasThreads) return;  // run() works the one deque on the calling thread
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { worker_loop(i); });
 }
 
@@ -100,6 +110,12 @@ void Executor::run(const tiles::TileGraph& graph, std::byte* arena, std::span<fl
       push_many(roots);
     }
     wake();
+  }
+  if (!kHasThreads) {
+    Item item;
+    while (find_work(0, &item)) execute(0, item);
+    TESSERA_CHECK(job.done.load());
+    return;
   }
   while (!job.done.load(std::memory_order_acquire)) {
     const uint64_t seen = completions_.load();

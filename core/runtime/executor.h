@@ -4,7 +4,8 @@
 // into a child it made ready. Idle threads spin briefly, then sleep.
 //
 // Thread safety: run() may be called from several threads at once (e.g. two sessions of
-// two models sharing one pool); their tiles interleave on the same threads.
+// two models sharing one pool); their tiles interleave on the same threads. A WebAssembly
+// build without threads has no pool: run() works through the tiles on the caller's thread.
 #pragma once
 
 #include <atomic>

@@ -125,6 +125,9 @@ class Session {
 // the same seed always gives the same values. For benchmarks, tests and demos.
 std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed);
 
+// The compiled model as JSON (what `tessera inspect --json` writes).
+std::string model_info_json(const ModelInfo& info);
+
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);
 

@@ -1,0 +1,66 @@
+// JSON exports of the public API: the compiled model (inspect) and the tile timeline
+// (Chrome / Perfetto trace).
+#include <nlohmann/json.hpp>
+
+#include "tessera/engine.h"
+
+namespace tessera {
+
+std::string model_info_json(const ModelInfo& info) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const NodeInfo& n : info.nodes) {
+    nodes.push_back({{"name", n.name},
+                     {"op", n.op},
+                     {"kernel", n.kernel},
+                     {"fused", n.fused},
+                     {"fused_nodes", n.fused_nodes},
+                     {"shape", n.shape},
+                     {"layout", n.layout},
+                     {"grid", n.grid},
+                     {"tiles", n.tiles},
+                     {"in_edges", n.in_edges},
+                     {"flops", n.flops}});
+  }
+  const nlohmann::json root = {{"name", info.name},
+                               {"nodes", nodes},
+                               {"flops", info.flops},
+                               {"tiles", info.tiles},
+                               {"data_edges", info.data_edges},
+                               {"reuse_edges", info.reuse_edges},
+                               {"critical_path_flops", info.critical_path_flops},
+                               {"critical_path_tiles", info.critical_path_tiles},
+                               {"arena_bytes", info.arena_bytes},
+                               {"tensor_bytes", info.tensor_bytes},
+                               {"weight_bytes", info.weight_bytes},
+                               {"isa", info.isa},
+                               {"compile_ms", info.compile_ms}};
+  return root.dump(2);
+}
+
+std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events) {
+  nlohmann::json trace = nlohmann::json::array();
+  uint32_t threads = 0;
+  for (const TileEvent& e : events) {
+    const NodeInfo& node = info.nodes[e.node];
+    threads = std::max(threads, e.thread + 1);
+    trace.push_back({{"name", node.name},
+                     {"cat", node.op},
+                     {"ph", "X"},
+                     {"pid", 1},
+                     {"tid", e.thread},
+                     {"ts", static_cast<double>(e.start_ns) / 1000.0},
+                     {"dur", static_cast<double>(e.end_ns - e.start_ns) / 1000.0},
+                     {"args", {{"tile", e.tile}, {"op", node.op}, {"kernel", node.kernel}}}});
+  }
+  for (uint32_t t = 0; t < threads; ++t) {
+    trace.push_back({{"name", "thread_name"},
+                     {"ph", "M"},
+                     {"pid", 1},
+                     {"tid", t},
+                     {"args", {{"name", "executor " + std::to_string(t)}}}});
+  }
+  nlohmann::json root = {{"traceEvents", trace}, {"displayTimeUnit", "ms"}, {"otherData", {{"model", info.name}}}};
+  return root.dump();
+}
+
+}  // namespace tessera
