@@ -60,7 +60,7 @@ TEST_CASE("malformed models fail with a message naming the problem and exit code
       {"misaligned_weights.json", "offset 2 is not a multiple of 4"},
       {"wrong_weight_length.json", "length 200 bytes does not match shape (216 bytes expected)"},
       {"non_positive_size.json", "inputs[0] \"x\": shape dimension 0 is not positive"},
-      {"overflowing_size.json", "shape holds more than 2^31 elements"},
+      {"overflowing_size.json", "shape holds more than 2147483648 elements"},
       {"missing_weights_file.json", "cannot open"},
       {"no_such_model.json", "cannot open"},
   };

@@ -142,9 +142,9 @@ TEST_CASE("outputs computed from constants only are folded and returned") {
 
 TEST_CASE("absurd window and work sizes are errors, not crashes or hangs") {
   const std::vector<std::pair<nlohmann::json, std::string>> cases = {
-      {{{"strides", {int64_t{1} << 62, 1}}}, "\"strides\" must be from 1 to 2^31"},
-      {{{"pads", {int64_t{1} << 62, 0, int64_t{1} << 62, 0}}}, "\"pads\" must be from 0 to 2^31"},
-      {{{"dilations", {int64_t{1} << 30, 1}}}, "dilated kernel extent exceeds 2^31"},
+      {{{"strides", {int64_t{1} << 62, 1}}}, "\"strides\" must be from 1 to 2147483648"},
+      {{{"pads", {int64_t{1} << 62, 0, int64_t{1} << 62, 0}}}, "\"pads\" must be from 0 to 2147483648"},
+      {{{"dilations", {int64_t{1} << 30, 1}}}, "dilated kernel extent exceeds 2147483648"},
   };
   for (const auto& [attrs, message] : cases) {
     ModelBuilder b(1);

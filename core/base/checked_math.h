@@ -1,13 +1,15 @@
 // Size arithmetic that reports overflow instead of wrapping: models can ask for absurd sizes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
 namespace tessera {
 
-// Largest element count of one tensor (8 GiB of float32): anything above is an input error.
-inline constexpr int64_t kMaxTensorElements = int64_t{1} << 31;
+// Largest element count of one tensor: 8 GiB of float32, or 2 GiB where addresses are 32-bit
+// (WebAssembly), so that byte sizes always fit a size_t. Anything above is an input error.
+inline constexpr int64_t kMaxTensorElements = sizeof(size_t) >= 8 ? int64_t{1} << 31 : int64_t{1} << 29;
 
 // a * b into *out; false on overflow.
 inline bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }

@@ -21,7 +21,14 @@ std::string model_info_json(const ModelInfo& info) {
                      {"in_edges", n.in_edges},
                      {"flops", n.flops}});
   }
+  auto tensors = [](const std::vector<Tensor>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Tensor& t : list) out.push_back({{"name", t.name}, {"dims", t.dims}});
+    return out;
+  };
   const nlohmann::json root = {{"name", info.name},
+                               {"inputs", tensors(info.inputs)},
+                               {"outputs", tensors(info.outputs)},
                                {"nodes", nodes},
                                {"flops", info.flops},
                                {"tiles", info.tiles},

@@ -1,5 +1,6 @@
 // Session: owns one run's arena; copies inputs in, runs the tile graph, copies outputs out.
 #include <cstring>
+#include <limits>
 
 #include "core/base/checked_math.h"
 #include "core/engine/compiled_model.h"
@@ -20,8 +21,10 @@ struct Session::Impl {
 
 Status Session::Impl::allocate() {
   const tiles::TileGraph& g = model->tile_graph();
-  if (arena.size() < static_cast<size_t>(g.arena_bytes)) {
-    arena = AlignedBuffer::allocate(g.arena_bytes);
+  if (arena.size() < static_cast<uint64_t>(g.arena_bytes)) {
+    // Sizes beyond half the address space (32-bit in WebAssembly) cannot be allocated.
+    const bool addressable = static_cast<uint64_t>(g.arena_bytes) <= std::numeric_limits<size_t>::max() / 2;
+    arena = addressable ? AlignedBuffer::allocate(g.arena_bytes) : AlignedBuffer();
     if (arena.data() == nullptr) {
       return Status::error("out of memory: the arena needs " + std::to_string(g.arena_bytes) + " bytes");
     }

@@ -82,7 +82,7 @@ Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& 
     if (d <= 0) return Status::error(path + ": shape dimension " + std::to_string(d) + " is not positive");
   }
   if (!checked_element_count(dims, element_count)) {
-    return Status::error(path + ": shape holds more than 2^31 elements");
+    return Status::error(path + ": shape holds more than " + std::to_string(kMaxTensorElements) + " elements");
   }
   return dims;
 }

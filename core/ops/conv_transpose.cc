@@ -39,7 +39,7 @@ Status resolve_axis(const NodeParser& p, const std::string& auto_pad, const int6
   }
   if (a->out <= 0 || a->out > kMaxTensorElements) {
     return p.error("output size " + std::to_string(a->out) + " along spatial axis " + std::to_string(axis) +
-                   " is not from 1 to 2^31");
+                   " is not from 1 to " + std::to_string(kMaxTensorElements));
   }
   return Status();
 }
@@ -96,15 +96,18 @@ Result<ParsedOp> parse_conv_transpose(NodeParser& p) {
   auto in_range = [](int64_t v, int64_t lo) { return v >= lo && v <= kMaxTensorElements; };
   TransposedAxis axes[2];
   for (int i = 0; i < 2; ++i) {
-    if (!in_range(strides[i], 1)) return p.error("attribute \"strides\" must be from 1 to 2^31");
-    if (!in_range(dilations[i], 1)) return p.error("attribute \"dilations\" must be from 1 to 2^31");
-    if (!in_range(pads[i], 0) || !in_range(pads[i + 2], 0)) return p.error("attribute \"pads\" must be from 0 to 2^31");
+    if (!in_range(strides[i], 1))
+      return p.error("attribute \"strides\" must be from 1 to " + std::to_string(kMaxTensorElements));
+    if (!in_range(dilations[i], 1))
+      return p.error("attribute \"dilations\" must be from 1 to " + std::to_string(kMaxTensorElements));
+    if (!in_range(pads[i], 0) || !in_range(pads[i + 2], 0))
+      return p.error("attribute \"pads\" must be from 0 to " + std::to_string(kMaxTensorElements));
     if (output_padding[i] < 0 || output_padding[i] >= std::max(strides[i], dilations[i])) {
       return p.error("attribute \"output_padding\" must be non-negative and below the stride or the dilation");
     }
     int64_t span = 0;
     if (!checked_mul(dilations[i], kernel_shape[i] - 1, &span) || span >= kMaxTensorElements) {
-      return p.error("dilated kernel extent exceeds 2^31");
+      return p.error("dilated kernel extent exceeds " + std::to_string(kMaxTensorElements));
     }
     axes[i] = {x[2 + i], kernel_shape[i], strides[i], dilations[i], output_padding[i]};
     TESSERA_RETURN_IF_ERROR(

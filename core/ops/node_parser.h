@@ -54,7 +54,7 @@ class NodeParser {
   bool has_attribute(const char* name) const { return desc_.attributes.count(name) != 0; }
 
   // Errors when an output of this shape, each value needing `per_output` operations,
-  // exceeds 2^31 values or 2^40 operations: such a model is an input error, not a job.
+  // exceeds kMaxTensorElements values or 2^40 operations: such a model is an input error, not a job.
   Status check_work(const Shape& output, int64_t per_output) const;
 
   // Errors on attributes the op did not read (typos, unsupported features).

@@ -59,7 +59,7 @@ Result<ParsedOp> parse_pad(NodeParser& p) {
     const int d = axes[i];
     const int64_t before = pads[i], after = pads[i + axes.size()];
     if (std::abs(before) > kMaxTensorElements || std::abs(after) > kMaxTensorElements) {
-      return p.error("pads must be within 2^31");
+      return p.error("pads must be within " + std::to_string(kMaxTensorElements));
     }
     // Reflection mirrors once, without repeating the edge: at most size - 1 on each side.
     if (a.mode == Mode::kReflect && (before > in[d] - 1 || after > in[d] - 1)) {

@@ -105,8 +105,8 @@ Result<ParsedOp> parse_resize(NodeParser& p) {
       // As the ONNX reference: the size in float64, the fractional width in float32.
       const double size = std::floor(static_cast<double>(s) * static_cast<double>(x[d]));
       if (size < 1 || size > static_cast<double>(kMaxTensorElements)) {
-        return p.error("scale " + std::to_string(s) + " gives an output size outside 1 to 2^31 on axis " +
-                       std::to_string(d));
+        return p.error("scale " + std::to_string(s) + " gives an output size outside 1 to " +
+                       std::to_string(kMaxTensorElements) + " on axis " + std::to_string(d));
       }
       out[d] = static_cast<int64_t>(size);
       a.scale[d] = s;
@@ -116,7 +116,9 @@ Result<ParsedOp> parse_resize(NodeParser& p) {
     TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> sizes, p.constant_ints(3, "sizes"));
     if (sizes.size() != expected) return p.error("sizes must hold " + std::to_string(expected) + " values");
     for (size_t i = 0; i < expected; ++i) {
-      if (sizes[i] < 1 || sizes[i] > kMaxTensorElements) return p.error("sizes must be from 1 to 2^31");
+      if (sizes[i] < 1 || sizes[i] > kMaxTensorElements) {
+        return p.error("sizes must be from 1 to " + std::to_string(kMaxTensorElements));
+      }
       a.scale[axes[i]] = static_cast<double>(sizes[i]) / static_cast<double>(x[axes[i]]);
     }
     if (policy != "stretch") {
@@ -130,7 +132,8 @@ Result<ParsedOp> parse_resize(NodeParser& p) {
       // stretch: the sizes themselves; else the common scale's size, rounded half up.
       out[d] = policy == "stretch" ? sizes[i] : static_cast<int64_t>(a.output_width[d] + 0.5);
       if (out[d] < 1 || out[d] > kMaxTensorElements) {
-        return p.error("output size on axis " + std::to_string(d) + " is not from 1 to 2^31");
+        return p.error("output size on axis " + std::to_string(d) + " is not from 1 to " +
+                       std::to_string(kMaxTensorElements));
       }
     }
   }

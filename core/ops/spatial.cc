@@ -61,19 +61,21 @@ Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t 
     s.kernel[i] = kernel[i];
     s.stride[i] = strides[i];
     s.dilation[i] = dilations[i];
-    if (!in_range(strides[i], 1)) return p.error("attribute \"strides\" must be from 1 to 2^31");
-    if (!in_range(dilations[i], 1)) return p.error("attribute \"dilations\" must be from 1 to 2^31");
-    if (!in_range(kernel[i], 1)) return p.error("kernel size must be from 1 to 2^31");
+    if (!in_range(strides[i], 1))
+      return p.error("attribute \"strides\" must be from 1 to " + std::to_string(kMaxTensorElements));
+    if (!in_range(dilations[i], 1))
+      return p.error("attribute \"dilations\" must be from 1 to " + std::to_string(kMaxTensorElements));
+    if (!in_range(kernel[i], 1)) return p.error("kernel size must be from 1 to " + std::to_string(kMaxTensorElements));
   }
   for (int64_t pad : pads) {
-    if (!in_range(pad, 0)) return p.error("attribute \"pads\" must be from 0 to 2^31");
+    if (!in_range(pad, 0)) return p.error("attribute \"pads\" must be from 0 to " + std::to_string(kMaxTensorElements));
   }
   if (auto_pad != "NOTSET" && pads_given) return p.error("attributes \"pads\" and \"auto_pad\" exclude each other");
   for (int i = 0; i < 2; ++i) {
     const int64_t size = in[2 + i];
     int64_t span = 0;
     if (!checked_mul(s.dilation[i], s.kernel[i] - 1, &span) || ++span > kMaxTensorElements) {
-      return p.error("dilated kernel extent exceeds 2^31");
+      return p.error("dilated kernel extent exceeds " + std::to_string(kMaxTensorElements));
     }
     if (auto_pad == "NOTSET") {
       s.pad_begin[i] = pads[i];

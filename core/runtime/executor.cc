@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #define TESSERA_PAUSE() _mm_pause()
 #else
-#define TESSERA_PAUSE() _mm_pause()
+#define TESSERA_PAUSE() ((void)0)  // WebAssembly has no spin-wait hint
 #endif
 
 namespace tessera::runtime {
@@ -71,8 +71,7 @@ Executor::Executor(int threads) {
 
 Executor::~Executor() {
   stop_.store(true);
-  epoch_.fetch_add(1);
-  epoch_.notify_all();
+  epoch_.bump();
   for (std::thread& t : threads_) t.join();
 }
 
@@ -118,7 +117,7 @@ void Executor::run(const tiles::TileGraph& graph, std::byte* arena, std::span<fl
     return;
   }
   while (!job.done.load(std::memory_order_acquire)) {
-    const uint64_t seen = completions_.load();
+    const uint32_t seen = completions_.load();
     if (job.done.load(std::memory_order_acquire)) break;
     completions_.wait(seen);
   }
@@ -157,8 +156,7 @@ void Executor::push_many(const std::vector<Item>& items) {
 
 void Executor::wake() {
   if (sleepers_.load() > 0) {
-    epoch_.fetch_add(1);
-    epoch_.notify_all();
+    epoch_.bump();
   }
 }
 
@@ -205,7 +203,7 @@ void Executor::worker_loop(int id) {
     if (!found) {
       // Announce the sleep, look once more, then wait for the epoch to move: a push after
       // the epoch was read always changes it, so no wake-up is lost.
-      const uint64_t epoch = epoch_.load();
+      const uint32_t epoch = epoch_.load();
       sleepers_.fetch_add(1);
       found = find_work(id, &item);
       if (!found && !stop_.load()) epoch_.wait(epoch);
@@ -259,8 +257,7 @@ void Executor::execute(int id, Item item) {
     // The last task releases the caller, after which the job may no longer be touched.
     if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       job->done.store(true, std::memory_order_release);
-      completions_.fetch_add(1);
-      completions_.notify_all();
+      completions_.bump();
       return;
     }
     if (!has_next) return;

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/runtime/wait_word.h"
 #include "core/tiles/tile_graph.h"
 
 namespace tessera::runtime {
@@ -79,10 +80,10 @@ class Executor {
 
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::thread> threads_;
-  std::atomic<uint64_t> epoch_{0};
+  WaitWord epoch_;  // bumped when work arrives for sleeping threads
   // Bumped when any job completes: callers wait on it, never on the job itself, because
   // the caller may destroy its job as soon as it sees it done.
-  std::atomic<uint64_t> completions_{0};
+  WaitWord completions_;
   std::atomic<int> sleepers_{0};
   std::atomic<bool> stop_{false};
   // Items waiting in any deque or the shuffle pool: lets idle threads spin without locking.

@@ -8,22 +8,27 @@ import { it } from 'node:test';
 const root = new URL('../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 
-it('declares the converter export, the tessera bin and Node >= 20', () => {
+it('declares the engine and converter exports with their types, the tessera bin and Node >= 20', () => {
   assert.equal(pkg.name, 'tessera');
   assert.equal(pkg.type, 'module');
-  assert.equal(pkg.exports['./convert'], './wasm/js/convert/index.js');
+  assert.deepEqual(pkg.exports['.'], { types: './wasm/js/index.d.ts', default: './wasm/js/index.js' });
+  assert.deepEqual(pkg.exports['./convert'], {
+    types: './wasm/js/convert/index.d.ts',
+    default: './wasm/js/convert/index.js',
+  });
   assert.deepEqual(pkg.bin, { tessera: 'wasm/js/cli.js' });
   assert.equal(pkg.engines.node, '>=20');
-  assert.deepEqual(Object.keys(pkg.dependencies), ['onnx-proto']);
+  assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['onnx-proto', 'wasm-feature-detect']);
 });
 
-it('packs the converter and the CLI', () => {
-  const r = spawnSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8' });
+it('packs the engine, the converter and the CLI', () => {
+  // --ignore-scripts: the prepack wasm build is not this test's business.
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'wasm/js/cli.js', 'wasm/js/convert/index.js', 'wasm/js/convert/export.js']) {
-    assert.ok(files.includes(f), `${f} is not packed`);
-  }
+  const expected = ['package.json', 'wasm/js/index.js', 'wasm/js/index.d.ts', 'wasm/js/engine.js', 'wasm/js/cli.js'];
+  expected.push('wasm/js/convert/index.js', 'wasm/js/convert/index.d.ts', 'wasm/js/convert/export.js');
+  for (const f of expected) assert.ok(files.includes(f), `${f} is not packed`);
   assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('node_modules/')));
 });
 

@@ -16,7 +16,7 @@ constexpr GemmKernel kGemmKernels[] = {
     {"f32_gemm_6x16_avx2", Isa::kAvx2Fma, 6, 16, f32_gemm_6x16_avx2},
 #endif
 #if defined(__wasm_simd128__)
-    {"f32_gemm_6x8_wasm128", Isa::kWasmSimd128, 6, 8, f32_gemm_6x8_wasm128},
+    {"f32_gemm_4x8_wasm128", Isa::kWasmSimd128, 4, 8, f32_gemm_4x8_wasm128},
 #endif
     {"f32_gemm_4x4_scalar", Isa::kScalar, 4, 4, f32_gemm_4x4_scalar},
 };

@@ -11,8 +11,9 @@ namespace tessera::kernels {
 // Implements GemmUkernelFn (see gemm.h). Every trip count below except kc and ks is a
 // compile-time constant and fully unrolled, so the MR x NR/kWidth accumulators stay in
 // registers. All MR rows are computed whatever mr is, and columns past nc only vanish at the
-// store, so no lane's arithmetic depends on the block shape.
-template <class Vec, int MR, int NR>
+// store, so no lane's arithmetic depends on the block shape. KU unrolls the k loop (the
+// order of the multiply-adds stays the same).
+template <class Vec, int MR, int NR, int KU = 1>
 void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c,
                   size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
   using V = typename Vec::V;
@@ -33,7 +34,7 @@ void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const
     const float* row[MR];
 #pragma GCC unroll 32
     for (int r = 0; r < MR; ++r) row[r] = a[t * MR + r];
-    for (size_t k = 0; k < kc; ++k) {
+    auto step = [&](size_t k) {
       V b[kNV];
 #pragma GCC unroll 16
       for (int j = 0; j < kNV; ++j) b[j] = Vec::load(w + j * kW);
@@ -44,7 +45,13 @@ void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const
 #pragma GCC unroll 16
         for (int j = 0; j < kNV; ++j) acc[r][j] = Vec::fma(x, b[j], acc[r][j]);
       }
+    };
+    size_t k = 0;
+    for (; k + KU <= kc; k += KU) {
+#pragma GCC unroll 8
+      for (int u = 0; u < KU; ++u) step(k + u);
     }
+    for (; k < kc; ++k) step(k);
   }
 
   // max(lo, v) / min(hi, v): the traits return the second operand on NaN, so NaN propagates.

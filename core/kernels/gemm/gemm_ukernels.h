@@ -13,7 +13,7 @@ namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512);
 TESSERA_GEMM_UKERNEL(f32_gemm_6x16_avx2);
-TESSERA_GEMM_UKERNEL(f32_gemm_6x8_wasm128);
+TESSERA_GEMM_UKERNEL(f32_gemm_4x8_wasm128);
 TESSERA_GEMM_UKERNEL(f32_gemm_4x4_scalar);
 
 }  // namespace tessera::kernels

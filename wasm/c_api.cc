@@ -1,0 +1,181 @@
+// The flat C API over the public engine (see c_api.h). Nothing here throws or aborts on bad
+// input: every failure becomes a status and a message on the handle.
+#include "wasm/c_api.h"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "core/base/checked_math.h"
+#include "core/engine/compiled_model.h"
+#include "core/ops/geometry.h"
+#include "tessera/engine.h"
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten/emscripten.h>
+#define TESSERA_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
+#else
+#define TESSERA_EXPORT extern "C"
+#endif
+
+struct TesseraEngine {
+  std::shared_ptr<tessera::Executor> executor;
+  std::string error;
+};
+
+struct TesseraBuffer {
+  tessera::AlignedBuffer bytes;
+};
+
+struct TesseraModel {
+  std::shared_ptr<const tessera::Model> model;
+  std::unique_ptr<tessera::Session> session;
+  std::vector<tessera::Tensor> inputs;   // given since the last run
+  std::vector<tessera::Tensor> outputs;  // of the last successful run
+  std::string info_json;
+  std::string trace_json;
+  std::string error;
+};
+
+namespace {
+
+int fail(std::string* error, std::string message) {
+  *error = std::move(message);
+  return 1;
+}
+
+// Whether `bytes` more can still be allocated: malloc returns NULL when the memory cannot
+// grow, where operator new would abort. Checked before work that allocates in many places.
+bool can_allocate(uint64_t bytes) {
+  if (bytes > std::numeric_limits<size_t>::max() / 2) return false;
+  void* probe = std::malloc(static_cast<size_t>(bytes));
+  std::free(probe);
+  return probe != nullptr;
+}
+
+std::string mib(uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+
+}  // namespace
+
+TESSERA_EXPORT TesseraEngine* tessera_engine_create(int threads) {
+  auto* engine = new TesseraEngine;
+  engine->executor = tessera::Executor::create(threads);
+  return engine;
+}
+
+TESSERA_EXPORT void tessera_engine_destroy(TesseraEngine* engine) { delete engine; }
+
+TESSERA_EXPORT int tessera_engine_threads(TesseraEngine* engine) { return engine->executor->threads(); }
+
+TESSERA_EXPORT const char* tessera_engine_last_error(TesseraEngine* engine) { return engine->error.c_str(); }
+
+TESSERA_EXPORT TesseraBuffer* tessera_buffer_create(size_t bytes) {
+  auto* buffer = new (std::nothrow) TesseraBuffer;
+  if (buffer == nullptr) return nullptr;
+  buffer->bytes = tessera::AlignedBuffer::allocate(bytes);
+  if (bytes > 0 && buffer->bytes.data() == nullptr) {
+    delete buffer;
+    return nullptr;
+  }
+  return buffer;
+}
+
+TESSERA_EXPORT uint8_t* tessera_buffer_data(TesseraBuffer* buffer) {
+  return reinterpret_cast<uint8_t*>(buffer->bytes.data());
+}
+
+TESSERA_EXPORT void tessera_buffer_destroy(TesseraBuffer* buffer) { delete buffer; }
+
+TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* weights,
+                                      TesseraModel** model) {
+  std::unique_ptr<TesseraBuffer> owned(weights);
+  *model = nullptr;
+  const std::string json_text(json);
+  // Parsing, folding and packing copy the weights about twice; the JSON tree is a few
+  // times its text. Short of that, compiling would abort half way.
+  const uint64_t weight_bytes = owned ? owned->bytes.size() : 0;
+  const uint64_t compile_bytes = 2 * weight_bytes + 16 * json_text.size() + (16 << 20);
+  if (!can_allocate(compile_bytes)) {
+    return fail(&engine->error, "out of memory: compiling this model needs about " + mib(compile_bytes) +
+                                    " more than the WebAssembly memory can grow to");
+  }
+  tessera::CompileOptions options;
+  options.threads = engine->executor->threads();
+  auto compiled =
+      tessera::CompiledModel::compile(json_text, owned ? std::move(owned->bytes) : tessera::AlignedBuffer(), options);
+  if (!compiled.ok()) return fail(&engine->error, compiled.status().message());
+  const tessera::ModelInfo& info = compiled.value()->info();
+  uint64_t io_bytes = 0;
+  for (const auto* tensors : {&info.inputs, &info.outputs}) {
+    for (const tessera::Tensor& t : *tensors)
+      io_bytes += 4 * static_cast<uint64_t>(tessera::ops::element_count(t.dims));
+  }
+  // The arena and the input and output copies, allocated at the first run.
+  const uint64_t run_bytes = static_cast<uint64_t>(info.arena_bytes) + 2 * io_bytes;
+  if (!can_allocate(run_bytes)) {
+    return fail(&engine->error, "out of memory: running this model needs " + mib(run_bytes) +
+                                    " (arena and inputs/outputs) more than the WebAssembly memory can grow to");
+  }
+  auto* handle = new TesseraModel;
+  handle->model = std::move(compiled.value());
+  handle->session = std::make_unique<tessera::Session>(handle->model, engine->executor);
+  handle->info_json = tessera::model_info_json(info);
+  *model = handle;
+  return 0;
+}
+
+TESSERA_EXPORT void tessera_model_destroy(TesseraModel* model) { delete model; }
+
+TESSERA_EXPORT const char* tessera_model_last_error(TesseraModel* model) { return model->error.c_str(); }
+
+TESSERA_EXPORT const char* tessera_model_info_json(TesseraModel* model) { return model->info_json.c_str(); }
+
+TESSERA_EXPORT float* tessera_model_input(TesseraModel* model, const char* name, const int64_t* dims, int rank) {
+  std::vector<int64_t> shape(dims, dims + std::max(rank, 0));
+  int64_t count = 0;
+  if (!tessera::checked_element_count(shape, &count) || !can_allocate(static_cast<uint64_t>(count) * sizeof(float))) {
+    fail(&model->error,
+         std::string("input \"") + name + "\": dims " + tessera::ops::shape_string(shape) + " are empty or too large");
+    return nullptr;
+  }
+  tessera::Tensor* tensor = nullptr;
+  for (tessera::Tensor& t : model->inputs) {
+    if (t.name == name) tensor = &t;
+  }
+  if (tensor == nullptr) tensor = &model->inputs.emplace_back(tessera::Tensor{name, {}, {}});
+  tensor->dims = std::move(shape);
+  tensor->data.resize(static_cast<size_t>(count));
+  return tensor->data.data();
+}
+
+TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int trace) {
+  tessera::RunOptions options;
+  if (scheduler < 0 || scheduler > 2) return fail(&model->error, "scheduler must be 0, 1 or 2");
+  options.scheduler = static_cast<tessera::Scheduler>(scheduler);
+  options.trace = trace != 0;
+  auto outputs = model->session->run(model->inputs, options);
+  model->inputs.clear();
+  if (!outputs.ok()) return fail(&model->error, outputs.status().message());
+  model->outputs = std::move(outputs.value());
+  if (options.trace) {
+    model->trace_json = tessera::chrome_trace_json(model->model->info(), model->session->last_trace());
+  }
+  return 0;
+}
+
+TESSERA_EXPORT const float* tessera_model_output(TesseraModel* model, int index) {
+  if (index < 0 || static_cast<size_t>(index) >= model->outputs.size()) return nullptr;
+  return model->outputs[index].data.data();
+}
+
+TESSERA_EXPORT const char* tessera_model_trace_json(TesseraModel* model) {
+  return model->trace_json.empty() ? nullptr : model->trace_json.c_str();
+}
+
+TESSERA_EXPORT size_t tessera_heap_bytes_in_use(void) { return mallinfo().uordblks; }

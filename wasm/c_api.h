@@ -1,0 +1,70 @@
+// The flat C API the JS package calls (exported from the WebAssembly module). Handles are
+// opaque. Functions returning int return 0 on success and 1 on error, the message then being
+// in the handle's *_last_error until the next call on that handle. Strings and arrays
+// returned are owned by the handle and stay valid until its next call or its destruction.
+// Not thread-safe per handle: the JS layer calls it from one thread.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TesseraEngine TesseraEngine;  // the executor threads
+typedef struct TesseraModel TesseraModel;    // a compiled model, its session and its I/O buffers
+
+// Creates an engine with `threads` executor threads (1 in a build without threads). Never
+// fails short of an abort. The caller frees it with tessera_engine_destroy, after destroying
+// its models.
+TesseraEngine* tessera_engine_create(int threads);
+// Stops and joins the engine's threads and frees it.
+void tessera_engine_destroy(TesseraEngine* engine);
+int tessera_engine_threads(TesseraEngine* engine);
+const char* tessera_engine_last_error(TesseraEngine* engine);
+
+typedef struct TesseraBuffer TesseraBuffer;  // model weights on their way in
+
+// A 64-byte aligned buffer of `bytes` bytes, or NULL when memory runs out. The caller fills
+// tessera_buffer_data and passes the buffer to tessera_model_load, which takes it over; a
+// buffer never passed there is freed with tessera_buffer_destroy.
+TesseraBuffer* tessera_buffer_create(size_t bytes);
+uint8_t* tessera_buffer_data(TesseraBuffer* buffer);
+void tessera_buffer_destroy(TesseraBuffer* buffer);
+
+// Compiles a model for the engine's thread count from its JSON text (NUL-terminated; the
+// caller keeps it) and its weights (NULL for none; taken over and freed by the library,
+// whatever the outcome). On success *model is set and the caller frees it with
+// tessera_model_destroy; on error (bad model, out of memory) the message is in
+// tessera_engine_last_error.
+int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* weights, TesseraModel** model);
+void tessera_model_destroy(TesseraModel* model);
+const char* tessera_model_last_error(TesseraModel* model);
+
+// JSON describing the compiled model: inputs and outputs (names, dims), ops, kernels,
+// shapes, FLOPs, tiles, edges, arena and weight bytes.
+const char* tessera_model_info_json(TesseraModel* model);
+
+// Where the caller writes input `name` (float32, row-major) for the next run: room for the
+// product of `dims` values. NULL on error (dims too large). Owned by the model. The next run
+// checks names and dims against the model; every input must be given again before each run.
+float* tessera_model_input(TesseraModel* model, const char* name, const int64_t* dims, int rank);
+
+// Runs the model on the inputs given since the last run. scheduler: 0 dynamic, 1 barrier,
+// 2 shuffle. trace != 0 records the tile timeline (tessera_model_trace_json).
+int tessera_model_run(TesseraModel* model, int scheduler, int trace);
+
+// Output `index` (in the order of the info JSON's outputs) of the last successful run:
+// float32, row-major, the declared dims. NULL before the first run. Owned by the model.
+const float* tessera_model_output(TesseraModel* model, int index);
+
+// The last traced run as Chrome trace JSON ("traceEvents"), or NULL if no run was traced.
+const char* tessera_model_trace_json(TesseraModel* model);
+
+// Bytes the allocator has handed out and not yet taken back: lets callers watch for leaks.
+size_t tessera_heap_bytes_in_use(void);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,208 @@
+// The engine's JS API. The WebAssembly module lives in a host worker (worker_threads in
+// Node, a Worker in browsers), so inference never blocks the caller's thread; every method
+// that reaches it returns a promise, and calls run in the order they were made.
+import { simd, threads as wasmThreads } from 'wasm-feature-detect';
+
+import { elementCount } from './dims.js';
+import { TesseraError } from './errors.js';
+import { HostChannel, isNode } from './host/spawn.js';
+import { readModelJson, readWeights } from './sources.js';
+
+const kMaxThreads = 64;
+
+async function defaultThreads() {
+  const cores = isNode ? (await import('node:os')).availableParallelism() : globalThis.navigator?.hardwareConcurrency;
+  return Math.min(cores || 4, 16);
+}
+
+// The bytes of a view as a buffer of their own: a clone of a view copies its whole buffer.
+function ownBuffer(view) {
+  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+  return { view: whole ? view : view.slice(), owned: !whole };
+}
+
+/**
+ * Creates an engine: a host worker with the WebAssembly module and `threads` executor threads.
+ * @param {{ threads?: number, wasm?: 'auto' | 'threads' | 'single' }} [options]
+ */
+export async function createEngine(options = {}) {
+  const { wasm = 'auto' } = options;
+  if (!['auto', 'threads', 'single'].includes(wasm)) {
+    throw new TypeError(`createEngine: wasm must be "auto", "threads" or "single", got ${JSON.stringify(wasm)}`);
+  }
+  const requested = options.threads ?? (await defaultThreads());
+  if (!Number.isInteger(requested) || requested < 1 || requested > kMaxThreads) {
+    throw new TypeError(`createEngine: threads must be an integer from 1 to ${kMaxThreads}, got ${requested}`);
+  }
+  const features = {
+    simd: await simd(),
+    threads: await wasmThreads(),  // shared memory usable: cross-origin isolated in browsers
+    crossOriginIsolated: isNode || globalThis.crossOriginIsolated === true,
+  };
+  if (!features.simd) {
+    throw new TesseraError('this JavaScript engine has no WebAssembly SIMD, which Tessera needs ' +
+                           '(Chrome 91, Firefox 89, Safari 16.4, Node 16.4 or later)');
+  }
+  if (wasm === 'threads' && !features.threads) {
+    throw new TesseraError('the threaded build needs SharedArrayBuffer: serve the page cross-origin isolated ' +
+                           '(Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)');
+  }
+  const flavour = wasm === 'auto' ? (features.threads ? 'threads' : 'single') : wasm;
+  if (wasm === 'auto' && flavour === 'single') {
+    console.warn('tessera: SharedArrayBuffer is unavailable (the page is not cross-origin isolated): ' +
+                 'running the single-threaded build');
+  }
+  const channel = await HostChannel.start();
+  try {
+    const { threads } = await channel.call('init', { flavour, threads: flavour === 'single' ? 1 : requested });
+    return new Engine(channel, threads, { ...features, build: flavour });
+  } catch (error) {
+    channel.terminate();
+    throw error;
+  }
+}
+
+export class Engine {
+  #channel;
+  #models = new Set();
+
+  constructor(channel, threads, features) {
+    this.#channel = channel;
+    /** Executor threads (1 with the single-threaded build). */
+    this.threads = threads;
+    /** What was detected and which build runs: { simd, threads, crossOriginIsolated, build }. */
+    this.features = features;
+  }
+
+  /**
+   * Compiles a model for this engine's threads.
+   * @param json the model JSON: an object, its text, or a URL
+   * @param weights ArrayBuffer, Uint8Array or URL; for JSON from a URL, by default the file
+   *   its "weights" field names (else the .bin beside it)
+   */
+  async loadModel(json, weights) {
+    const modelJson = await readModelJson(json);
+    const source = await readWeights(weights, modelJson);
+    let transfer = [];
+    let bytes = source.bytes;
+    if (bytes && !(bytes.buffer instanceof SharedArrayBuffer)) {
+      const own = source.owned ? { view: bytes, owned: true } : ownBuffer(bytes);
+      bytes = own.view;
+      if (own.owned) transfer = [bytes.buffer];
+    }
+    const { id, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: bytes }, transfer);
+    const model = new Model(this.#channel, id, info, () => this.#models.delete(model));
+    this.#models.add(model);
+    return model;
+  }
+
+  /** { wasmBytes, heapInUseBytes }: the module's memory and what its allocator holds. */
+  memoryUsage() {
+    return this.#channel.call('memoryUsage');
+  }
+
+  /** Frees the models and the engine and stops its worker and threads. */
+  async dispose() {
+    for (const model of this.#models) model.markDisposed();
+    this.#models.clear();
+    try {
+      await this.#channel.call('dispose');
+    } finally {
+      this.#channel.terminate();
+    }
+  }
+}
+
+export class Model {
+  #channel;
+  #id;
+  #info;
+  #trace = null;
+  #disposed = false;
+  #onDispose;
+
+  constructor(channel, id, info, onDispose) {
+    this.#channel = channel;
+    this.#id = id;
+    this.#info = info;
+    this.#onDispose = onDispose;
+    this.name = info.name;
+    /** [{ name, dims }] */
+    this.inputs = info.inputs;
+    /** [{ name, dims }] */
+    this.outputs = info.outputs;
+  }
+
+  /**
+   * Runs the model.
+   * @param inputs { [inputName]: Float32Array | { data: Float32Array, dims: number[] } }
+   * @param {{ trace?: boolean, scheduler?: 'dynamic' | 'barrier' | 'shuffle' }} [options]
+   *   trace records the tile timeline for trace()
+   * @returns { [outputName]: { data: Float32Array, dims: number[] } }
+   */
+  async run(inputs, options = {}) {
+    if (this.#disposed) throw new TesseraError('the model was disposed');
+    const transfer = [];
+    const given = this.#checkInputs(inputs).map(({ name, dims, data }) => {
+      const own = ownBuffer(data);
+      if (own.owned) transfer.push(own.view.buffer);
+      return { name, dims, data: own.view };
+    });
+    const { trace = false, scheduler = 'dynamic' } = options;
+    const { outputs, traceJson } = await this.#channel.call(
+      'run', { model: this.#id, inputs: given, options: { trace: Boolean(trace), scheduler } }, transfer);
+    if (traceJson) this.#trace = traceJson;
+    return Object.fromEntries(outputs.map(({ name, dims, data }) => [name, { data, dims }]));
+  }
+
+  /**
+   * The compiled model: inputs, outputs, nodes (op, kernel, fused epilogue, shape, layout, tile
+   * grid, tiles, FLOPs), totals (flops, tiles, edges, critical path) and memory (arena_bytes,
+   * tensor_bytes, weight_bytes).
+   */
+  inspect() {
+    return structuredClone(this.#info);
+  }
+
+  /** The tile timeline of the last run made with { trace: true }, as Chrome trace JSON. */
+  trace() {
+    if (!this.#trace) throw new TesseraError('no traced run yet: call run(inputs, { trace: true }) first');
+    return JSON.parse(this.#trace);
+  }
+
+  async dispose() {
+    if (this.#disposed) return;
+    this.markDisposed();
+    this.#onDispose();
+    await this.#channel.call('disposeModel', { model: this.#id });
+  }
+
+  /** @internal the engine went away with it */
+  markDisposed() {
+    this.#disposed = true;
+  }
+
+  // Names, dtypes and sizes checked here (JS types are a JS matter); names and dims
+  // against the model are checked by the core.
+  #checkInputs(inputs) {
+    if (inputs === null || typeof inputs !== 'object') {
+      throw new TypeError('run: inputs must be an object { [inputName]: Float32Array | { data, dims } }');
+    }
+    return Object.entries(inputs).map(([name, value]) => {
+      const given = ArrayBuffer.isView(value) ? { data: value } : value ?? {};
+      if (!(given.data instanceof Float32Array)) {
+        const type = given.data?.constructor?.name ?? (Array.isArray(value) ? 'Array' : typeof value);
+        throw new TesseraError(`input "${name}": expected float32 data (a Float32Array), got ${type}`);
+      }
+      const dims = given.dims ?? this.inputs.find((input) => input.name === name)?.dims ?? [given.data.length];
+      if (!Array.isArray(dims) || !dims.every((d) => Number.isSafeInteger(d) && d >= 0)) {
+        throw new TesseraError(`input "${name}": dims must be a list of non-negative integers, got ${JSON.stringify(dims)}`);
+      }
+      if (elementCount(dims) !== given.data.length) {
+        throw new TesseraError(`input "${name}": has ${given.data.length} values, dims [${dims.join(', ')}] ` +
+                               `need ${elementCount(dims)}`);
+      }
+      return { name, dims, data: given.data };
+    });
+  }
+}

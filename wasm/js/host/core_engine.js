@@ -1,0 +1,145 @@
+// The engine inside its host worker: the WebAssembly module's flat C API (wasm/c_api.h)
+// behind plain synchronous calls. Pointers are unsigned (memory may exceed 2 GiB); views of
+// memory are made fresh before each use, because growth replaces the buffer.
+import { elementCount } from '../dims.js';
+import { TesseraError } from '../errors.js';
+
+const kSchedulers = { dynamic: 0, barrier: 1, shuffle: 2 };
+
+const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
+
+export class CoreEngine {
+  /** @param module an instantiated Emscripten module (createTesseraModule) */
+  constructor(module, threads) {
+    this.module = module;
+    this.handle = module._tessera_engine_create(threads) >>> 0;
+    this.models = new Map();  // id -> { handle, outputs: [{ name, dims, count }] }
+    this.nextModelId = 1;
+  }
+
+  get threads() {
+    return this.module._tessera_engine_threads(this.handle);
+  }
+
+  /** Compiles a model; returns its id and its info (the core's model_info_json). */
+  loadModel(jsonText, weights) {
+    const m = this.module;
+    const modelOut = this.#malloc(4, 'the model handle');
+    try {
+      const jsonPtr = this.#cString(jsonText, 'the model JSON');
+      try {
+        const buffer = this.#weightsBuffer(weights);
+        if (m._tessera_model_load(this.handle, jsonPtr, buffer, modelOut) !== 0) {
+          throw new TesseraError(m.UTF8ToString(m._tessera_engine_last_error(this.handle)));
+        }
+      } finally {
+        m._free(jsonPtr);
+      }
+      const handle = new Uint32Array(this.#memory(), modelOut, 1)[0];
+      const info = JSON.parse(m.UTF8ToString(m._tessera_model_info_json(handle)));
+      const outputs = info.outputs.map(({ name, dims }) => ({ name, dims, count: elementCount(dims) }));
+      const id = this.nextModelId++;
+      this.models.set(id, { handle, outputs });
+      return { id, info };
+    } finally {
+      m._free(modelOut);
+    }
+  }
+
+  /**
+   * Runs model `id` on inputs [{ name, dims, data: Float32Array }]; returns the outputs
+   * [{ name, dims, data }] (copies out of wasm memory) and, when traced, the trace JSON.
+   */
+  run(id, inputs, { scheduler = 'dynamic', trace = false } = {}) {
+    const m = this.module;
+    const model = this.#model(id);
+    if (!(scheduler in kSchedulers)) {
+      throw new TesseraError(`scheduler must be one of ${Object.keys(kSchedulers).join(', ')}, got "${scheduler}"`);
+    }
+    for (const { name, dims, data } of inputs) {
+      const dest = this.#stageInput(model.handle, name, dims);
+      new Float32Array(this.#memory(), dest, data.length).set(data);
+    }
+    if (m._tessera_model_run(model.handle, kSchedulers[scheduler], trace ? 1 : 0) !== 0) {
+      throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(model.handle)));
+    }
+    const outputs = model.outputs.map(({ name, dims, count }, index) => {
+      const source = m._tessera_model_output(model.handle, index) >>> 0;
+      return { name, dims, data: new Float32Array(this.#memory(), source, count).slice() };
+    });
+    const traceJson = trace ? m.UTF8ToString(m._tessera_model_trace_json(model.handle)) : null;
+    return { outputs, traceJson };
+  }
+
+  disposeModel(id) {
+    this.module._tessera_model_destroy(this.#model(id).handle);
+    this.models.delete(id);
+  }
+
+  /** wasmBytes: the module's memory; heapInUseBytes: what the allocator has handed out. */
+  memoryUsage() {
+    return {
+      wasmBytes: this.#memory().byteLength,
+      heapInUseBytes: this.module._tessera_heap_bytes_in_use() >>> 0,
+    };
+  }
+
+  /** Frees every model and the engine, joining its threads. */
+  dispose() {
+    for (const id of [...this.models.keys()]) this.disposeModel(id);
+    this.module._tessera_engine_destroy(this.handle);
+    this.module.PThread?.terminateAllThreads();
+  }
+
+  // The threads build exports its (shared) memory; the single build's views are current.
+  #memory() {
+    return this.module.wasmMemory?.buffer ?? this.module.HEAPU8.buffer;
+  }
+
+  #model(id) {
+    const model = this.models.get(id);
+    if (!model) throw new TesseraError('the model was disposed');
+    return model;
+  }
+
+  #malloc(bytes, what) {
+    const ptr = this.module._malloc(bytes) >>> 0;
+    if (!ptr) throw new TesseraError(`out of memory: no room for ${what} (${mib(bytes)}) in WebAssembly memory`);
+    return ptr;
+  }
+
+  #cString(text, what) {
+    const size = this.module.lengthBytesUTF8(text) + 1;
+    const ptr = this.#malloc(size, what);
+    this.module.stringToUTF8(text, ptr, size);
+    return ptr;
+  }
+
+  // The weights in a buffer the load takes over (0 for none).
+  #weightsBuffer(weights) {
+    const m = this.module;
+    if (!weights || weights.byteLength === 0) return 0;
+    const buffer = m._tessera_buffer_create(weights.byteLength) >>> 0;
+    if (!buffer) {
+      throw new TesseraError(`out of memory: no room for ${mib(weights.byteLength)} of weights in WebAssembly memory`);
+    }
+    new Uint8Array(this.#memory()).set(weights, m._tessera_buffer_data(buffer) >>> 0);
+    return buffer;
+  }
+
+  // Where input `name` of these dims goes for the next run.
+  #stageInput(modelHandle, name, dims) {
+    const m = this.module;
+    const namePtr = this.#cString(name, 'an input name');
+    const dimsPtr = this.#malloc(8 * Math.max(dims.length, 1), 'input dims');
+    try {
+      new BigInt64Array(this.#memory(), dimsPtr, dims.length).set(dims.map(BigInt));
+      const dest = m._tessera_model_input(modelHandle, namePtr, dimsPtr, dims.length) >>> 0;
+      if (!dest) throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(modelHandle)));
+      return dest;
+    } finally {
+      m._free(namePtr);
+      m._free(dimsPtr);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+// The host worker's message loop, the same in browsers and Node: requests { id, method,
+// args } are served one at a time against the module; replies are { id, result } or
+// { id, error: { name, message } }, with output buffers transferred, not copied.
+import { CoreEngine } from './core_engine.js';
+
+/**
+ * @param port { post(message, transfer), listen(handler) } over the worker's channel
+ * @param loadModule (flavour, threads) => Promise<module>
+ */
+export function serve(port, loadModule) {
+  let engine = null;
+  const methods = {
+    async init({ flavour, threads }) {
+      engine = new CoreEngine(await loadModule(flavour, threads), threads);
+      return { threads: engine.threads };
+    },
+    loadModel: ({ json, weights }) => engine.loadModel(json, weights),
+    run({ model, inputs, options }) {
+      const { outputs, traceJson } = engine.run(model, inputs, options);
+      return { result: { outputs, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
+    },
+    disposeModel: ({ model }) => engine.disposeModel(model),
+    memoryUsage: () => engine.memoryUsage(),
+    dispose() {
+      engine.dispose();
+      engine = null;
+    },
+  };
+  // Calls run strictly in arrival order, even across the asynchronous init.
+  let queue = Promise.resolve();
+  port.listen(({ id, method, args }) => {
+    queue = queue.then(async () => {
+      try {
+        const value = await methods[method](args);
+        const { result, transfer } = method === 'run' ? value : { result: value, transfer: [] };
+        port.post({ id, result }, transfer);
+      } catch (error) {
+        port.post({ id, error: { name: error.name, message: error.message ?? String(error) } }, []);
+      }
+    });
+  });
+}
