@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what Tessera builds and tests with, if anything is missing: Debian packages
-# (compiler, CMake, nlohmann/json, Catch2, XNNPACK, the ONNX backend test data, Node.js)
+# (compiler, CMake, nlohmann/json, Catch2, XNNPACK, Emscripten, the ONNX backend test
+# data, Node.js)
 # and the npm dev dependencies pinned in package-lock.json. Sourced by demo.sh and
 # test.sh; safe to run again.
 set -euo pipefail
 
-TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libpthreadpool-dev libonnx-testdata)
+TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libpthreadpool-dev emscripten
+  libonnx-testdata)
 
 tessera_install_deps() {
   local missing=()

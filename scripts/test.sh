@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, builds once (Release) and runs the C++ suite, the
-# JS converter tests, the cross-checks against onnxruntime-node, the ONNX backend
-# conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of the
-# runtime tests.
+# Every test: installs what is missing, builds once (Release) and runs the C++ suite; builds
+# the WebAssembly package and installs its tarball into a scratch app for the package
+# tests; runs the JS converter tests, the cross-checks against onnxruntime-node, the ONNX
+# backend conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of
+# the runtime tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/install-deps.sh
@@ -14,7 +15,11 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
-node --test tests/js/ tests/crosscheck/
+scripts/build-wasm.sh
+app="$(mktemp -d)"
+trap 'rm -rf "$app"' EXIT
+node tests/wasm/package.mjs "$app" --no-build
+TESSERA_APP_DIR="$app" node --test tests/js/ tests/crosscheck/ tests/wasm/
 node tests/conformance/run.mjs
 
 # ThreadSanitizer: the executor, sessions sharing a pool, and schedules over the tiny zoo.

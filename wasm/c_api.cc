@@ -103,7 +103,7 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
   const uint64_t compile_bytes = 2 * weight_bytes + 16 * json_text.size() + (16 << 20);
   if (!can_allocate(compile_bytes)) {
     return fail(&engine->error, "out of memory: compiling this model needs about " + mib(compile_bytes) +
-                                    " more than the WebAssembly memory can grow to");
+                                    ", more than the WebAssembly memory can still provide");
   }
   tessera::CompileOptions options;
   options.threads = engine->executor->threads();
@@ -120,7 +120,7 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
   const uint64_t run_bytes = static_cast<uint64_t>(info.arena_bytes) + 2 * io_bytes;
   if (!can_allocate(run_bytes)) {
     return fail(&engine->error, "out of memory: running this model needs " + mib(run_bytes) +
-                                    " (arena and inputs/outputs) more than the WebAssembly memory can grow to");
+                                    " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
   }
   auto* handle = new TesseraModel;
   handle->model = std::move(compiled.value());

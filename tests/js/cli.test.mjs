@@ -22,12 +22,12 @@ describe('tessera CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-cli-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('--help lists convert and export and says run/bench are not in the package yet', () => {
+  it('--help lists convert and export and points to the JS engine for running models', () => {
     const r = tessera('--help');
     assert.equal(r.code, 0);
     assert.match(r.stdout, /convert MODEL\.onnx -o DIR \[--input-shape NAME=1x3x640x640 \.\.\.\] \[--name NAME\]/);
     assert.match(r.stdout, /export {2}MODEL\.json -o MODEL\.onnx/);
-    assert.match(r.stdout, /\(run, bench\) are not in this npm package yet/);
+    assert.match(r.stdout, /Models run from JavaScript: import \{ createEngine \} from 'tessera'/);
   });
 
   it('convert writes DIR/NAME.json and DIR/NAME.bin, and export writes an ONNX model onnxruntime runs', async () => {

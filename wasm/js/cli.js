@@ -18,8 +18,8 @@ commands:
           write a Tessera model (JSON + its weights file) as an ONNX opset-20 model,
           e.g. to run the same graph and weights in onnxruntime.
 
-Running and benchmarking models (run, bench) are not in this npm package yet; the native
-build has them (build/tessera run|bench|inspect|trace).
+Models run from JavaScript: import { createEngine } from 'tessera' (see the README). The
+native build's CLI runs, benchmarks, inspects and traces them (tessera run|bench|inspect|trace).
 
 options:
   -o, --output PATH   output directory (convert) or file (export)

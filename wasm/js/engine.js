@@ -15,10 +15,12 @@ async function defaultThreads() {
   return Math.min(cores || 4, 16);
 }
 
-// The bytes of a view as a buffer of their own: a clone of a view copies its whole buffer.
+// The bytes of a view as a buffer of their own, for transfer (a clone of a view copies its
+// whole buffer). Copied through a plain Uint8Array: a Node Buffer's slice() shares memory.
 function ownBuffer(view) {
-  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
-  return { view: whole ? view : view.slice(), owned: !whole };
+  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) return { view, owned: false };
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
+  return { view: view instanceof Float32Array ? new Float32Array(bytes.buffer) : bytes, owned: true };
 }
 
 /**
