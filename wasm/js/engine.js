@@ -16,9 +16,12 @@ async function defaultThreads() {
 }
 
 // The bytes of a view as a buffer of their own, for transfer (a clone of a view copies its
-// whole buffer). Copied through a plain Uint8Array: a Node Buffer's slice() shares memory.
+// whole buffer). Views of a whole buffer and of shared memory (which a clone shares) are
+// posted as they are. Copied through a plain Uint8Array: a Node Buffer's slice() shares.
 function ownBuffer(view) {
-  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) return { view, owned: false };
+  const shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
+  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
+  if (shared || whole) return { view, owned: false };
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
   return { view: view instanceof Float32Array ? new Float32Array(bytes.buffer) : bytes, owned: true };
 }
@@ -85,14 +88,10 @@ export class Engine {
   async loadModel(json, weights) {
     const modelJson = await readModelJson(json);
     const source = await readWeights(weights, modelJson);
-    let transfer = [];
-    let bytes = source.bytes;
-    if (bytes && !(bytes.buffer instanceof SharedArrayBuffer)) {
-      const own = source.owned ? { view: bytes, owned: true } : ownBuffer(bytes);
-      bytes = own.view;
-      if (own.owned) transfer = [bytes.buffer];
-    }
-    const { id, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: bytes }, transfer);
+    const own = !source.bytes || source.owned ? { view: source.bytes, owned: Boolean(source.bytes) }
+      : ownBuffer(source.bytes);
+    const { id, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: own.view },
+      own.owned ? [own.view.buffer] : []);
     const model = new Model(this.#channel, id, info, () => this.#models.delete(model));
     this.#models.add(model);
     return model;

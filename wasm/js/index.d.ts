@@ -1,6 +1,4 @@
-// Types for the tessera package: the inference engine and the ONNX converter.
-
-export { ConvertError, ConvertOptions, convertOnnx, exportOnnx, supportedOps } from './convert/index.js';
+// Types for the tessera package: the inference engine (the converter: 'tessera/convert').
 
 /**
  * A failure reported by the engine: a bad model, a wrong input name, shape or dtype, memory

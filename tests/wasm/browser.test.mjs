@@ -1,0 +1,126 @@
+// The installed package in Debian's Chromium (driven by playwright-core): a page imports
+// 'tessera' through an import map, as plain ES modules. Cross-origin isolated, it runs the
+// threads build in a Worker with two threads, matches the native CLI, and its main thread
+// keeps ticking during inference; not isolated, it falls back to the single-threaded build
+// with a warning and computes the same outputs.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import { chromium } from 'playwright-core';
+
+import { product, randomInput, relativeError, runTessera } from '../crosscheck/engines.mjs';
+import { zooModel } from './models.mjs';
+import { appDir } from './package.mjs';
+
+const CHROMIUM = process.env.TESSERA_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json',
+  '.wasm': 'application/wasm', '.bin': 'application/octet-stream' };
+
+const zoo = zooModel('mobilenetv2_b1');
+const input = randomInput(product(zoo.model.inputs[0].shape), 41);
+
+const PAGE = `<!doctype html>
+<script type="importmap">
+{ "imports": { "tessera": "/node_modules/tessera/wasm/js/index.js",
+               "wasm-feature-detect": "/node_modules/wasm-feature-detect/dist/esm/index.js" } }
+</script>
+<script type="module">
+import { createEngine } from 'tessera';
+const warnings = [];
+const warn = console.warn;
+console.warn = (...args) => { warnings.push(args.join(' ')); warn(...args); };
+window.result = (async () => {
+  const engine = await createEngine({ threads: 2 });
+  const model = await engine.loadModel(new URL('/models/mobilenetv2_b1.json', location.href));
+  const image = new Float32Array(await (await fetch('/input.bin')).arrayBuffer());
+  // The main thread's timer keeps firing while the worker runs the model.
+  let last = performance.now();
+  let longestGap = 0;
+  const ticker = setInterval(() => {
+    longestGap = Math.max(longestGap, performance.now() - last);
+    last = performance.now();
+  }, 5);
+  const start = performance.now();
+  let outputs;
+  for (let i = 0; i < 10; ++i) outputs = await model.run({ image }, { trace: i === 9 });
+  const runMs = performance.now() - start;
+  clearInterval(ticker);
+  const threadsInTrace = new Set(model.trace().traceEvents.filter((e) => e.ph === 'X').map((e) => e.tid)).size;
+  const result = { features: engine.features, threads: engine.threads, crossOriginIsolated, warnings,
+                   logits: Array.from(outputs.logits.data), runMs, longestGap, threadsInTrace };
+  await engine.dispose();
+  return result;
+})().catch((error) => ({ error: String(error?.stack ?? error) }));
+</script>`;
+
+// One server, two origins' worth of headers: port A isolated (COOP + COEP), port B plain.
+function serve(isolated) {
+  const roots = { '/models/': path.dirname(zoo.json), '/': appDir() };
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    if (isolated) {
+      response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    }
+    if (url.pathname === '/') return response.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE);
+    if (url.pathname === '/input.bin') return response.writeHead(200).end(Buffer.from(input.buffer));
+    const [prefix, root] = Object.entries(roots).find(([p]) => url.pathname.startsWith(p));
+    const file = path.join(root, decodeURIComponent(url.pathname.slice(prefix.length)));
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      return response.writeHead(404).end();
+    }
+    response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+let browser;
+const servers = [];
+before(async () => {
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+});
+after(async () => {
+  await browser?.close();
+  for (const server of servers) server.close();
+});
+
+async function openPage(isolated) {
+  const server = await serve(isolated);
+  servers.push(server);
+  const page = await browser.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  const result = await page.evaluate(() => window.result);
+  await page.close();
+  assert.equal(result.error, undefined, result.error);
+  return result;
+}
+
+const native = runTessera(zoo.json, 'image', input).logits.data;
+
+it('an isolated page runs the threads build in a Worker on 2 threads, without blocking its main thread', async () => {
+  const result = await openPage(true);
+  assert.equal(result.crossOriginIsolated, true);
+  assert.deepEqual(result.features, { simd: true, threads: true, crossOriginIsolated: true, build: 'threads' });
+  assert.equal(result.threads, 2);
+  assert.equal(result.threadsInTrace, 2);
+  assert.deepEqual(result.warnings, []);
+  assert.ok(relativeError(result.logits, native) <= 1e-5);
+  assert.ok(result.longestGap < result.runMs / 2,
+    `the main thread stalled ${result.longestGap.toFixed(0)} ms during ${result.runMs.toFixed(0)} ms of runs`);
+});
+
+it('a page that is not isolated falls back to the single-threaded build with a warning', async () => {
+  const result = await openPage(false);
+  assert.equal(result.crossOriginIsolated, false);
+  assert.deepEqual(result.features, { simd: true, threads: false, crossOriginIsolated: false, build: 'single' });
+  assert.equal(result.threads, 1);
+  assert.equal(result.warnings.length, 1);
+  assert.match(result.warnings[0], /not cross-origin isolated.*single-threaded build/);
+  assert.ok(relativeError(result.logits, native) <= 1e-5);
+});
