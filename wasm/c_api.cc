@@ -139,9 +139,14 @@ TESSERA_EXPORT const char* tessera_model_info_json(TesseraModel* model) { return
 TESSERA_EXPORT float* tessera_model_input(TesseraModel* model, const char* name, const int64_t* dims, int rank) {
   std::vector<int64_t> shape(dims, dims + std::max(rank, 0));
   int64_t count = 0;
-  if (!tessera::checked_element_count(shape, &count) || !can_allocate(static_cast<uint64_t>(count) * sizeof(float))) {
-    fail(&model->error,
-         std::string("input \"") + name + "\": dims " + tessera::ops::shape_string(shape) + " are empty or too large");
+  const std::string what = std::string("input \"") + name + "\"";
+  if (!tessera::checked_element_count(shape, &count)) {
+    fail(&model->error, what + ": dims " + tessera::ops::shape_string(shape) + " are empty or too large");
+    return nullptr;
+  }
+  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(float);
+  if (!can_allocate(bytes)) {
+    fail(&model->error, "out of memory: no room for " + what + " (" + mib(bytes) + ") in WebAssembly memory");
     return nullptr;
   }
   tessera::Tensor* tensor = nullptr;
