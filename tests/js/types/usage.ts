@@ -1,0 +1,32 @@
+// Type-checked, never run (tests/js/types.test.mjs): the README's usage against the
+// package's declarations, resolved by package name through the "exports" map, and misuses
+// the declarations must reject.
+import { createEngine, TesseraError, type ModelInfo, type OutputTensor } from 'tessera';
+import { convertOnnx, ConvertError } from 'tessera/convert';
+
+const engine = await createEngine({ threads: 2, wasm: 'auto' });
+const build: 'threads' | 'single' = engine.features.build;
+const { json, weights } = convertOnnx(new Uint8Array(0), { inputShapes: { x: [1, 3, 224, 224] } });
+const model = await engine.loadModel(json, weights);
+const fromUrl = await engine.loadModel(new URL('file:///model.json'));
+const inputs = { x: new Float32Array(4), y: { data: new Float32Array(4), dims: [2, 2] } };
+const outputs: Record<string, OutputTensor> = await model.run(inputs, { trace: true, scheduler: 'barrier' });
+const logits: Float32Array = outputs.logits.data;
+const info: ModelInfo = model.inspect();
+const flops: number = info.flops + info.nodes[0].flops + info.arena_bytes;
+const slices = model.trace().traceEvents.length;
+const { wasmBytes, heapInUseBytes } = await engine.memoryUsage();
+await fromUrl.dispose();
+await engine.dispose();
+console.log(build, logits, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
+
+// @ts-expect-error threads is a number
+await createEngine({ threads: '2' });
+// @ts-expect-error no such build
+await createEngine({ wasm: 'fast' });
+// @ts-expect-error inputs are float32
+await model.run({ x: [1, 2, 3] });
+// @ts-expect-error no such scheduler
+await model.run({}, { scheduler: 'fifo' });
+// @ts-expect-error weights are bytes or a URL
+await engine.loadModel(json, 'model.bin');
