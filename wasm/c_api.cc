@@ -52,6 +52,8 @@ int fail(std::string* error, std::string message) {
 
 // Whether `bytes` more can still be allocated: malloc returns NULL when the memory cannot
 // grow, where operator new would abort. Checked before work that allocates in many places.
+// A successful probe may grow the WebAssembly memory, which never shrinks; the allocation
+// that follows reuses those pages.
 bool can_allocate(uint64_t bytes) {
   if (bytes > std::numeric_limits<size_t>::max() / 2) return false;
   void* probe = std::malloc(static_cast<size_t>(bytes));
@@ -140,12 +142,15 @@ TESSERA_EXPORT float* tessera_model_input(TesseraModel* model, const char* name,
   std::vector<int64_t> shape(dims, dims + std::max(rank, 0));
   int64_t count = 0;
   const std::string what = std::string("input \"") + name + "\"";
+  // A failed call drops every input given so far, so no stale input reaches a later run.
   if (!tessera::checked_element_count(shape, &count)) {
-    fail(&model->error, what + ": dims " + tessera::ops::shape_string(shape) + " are empty or too large");
+    model->inputs.clear();
+    fail(&model->error, what + ": dims " + tessera::ops::shape_string(shape) + " have a zero or are too large");
     return nullptr;
   }
   const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(float);
   if (!can_allocate(bytes)) {
+    model->inputs.clear();
     fail(&model->error, "out of memory: no room for " + what + " (" + mib(bytes) + ") in WebAssembly memory");
     return nullptr;
   }
@@ -160,12 +165,13 @@ TESSERA_EXPORT float* tessera_model_input(TesseraModel* model, const char* name,
 }
 
 TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int trace) {
-  tessera::RunOptions options;
+  const std::vector<tessera::Tensor> inputs = std::move(model->inputs);  // each run takes its own
+  model->inputs.clear();
   if (scheduler < 0 || scheduler > 2) return fail(&model->error, "scheduler must be 0, 1 or 2");
+  tessera::RunOptions options;
   options.scheduler = static_cast<tessera::Scheduler>(scheduler);
   options.trace = trace != 0;
-  auto outputs = model->session->run(model->inputs, options);
-  model->inputs.clear();
+  auto outputs = model->session->run(inputs, options);
   if (!outputs.ok()) return fail(&model->error, outputs.status().message());
   model->outputs = std::move(outputs.value());
   if (options.trace) {

@@ -1,6 +1,6 @@
 // The flat C API the JS package calls (exported from the WebAssembly module). Handles are
-// opaque. Functions returning int return 0 on success and 1 on error, the message then being
-// in the handle's *_last_error until the next call on that handle. Strings and arrays
+// opaque. Functions returning an int status return 0 on success and 1 on error, the message
+// then being in the handle's *_last_error until the next call on that handle. Strings and arrays
 // returned are owned by the handle and stay valid until its next call or its destruction.
 // Not thread-safe per handle: the JS layer calls it from one thread.
 #pragma once
@@ -21,6 +21,7 @@ typedef struct TesseraModel TesseraModel;    // a compiled model, its session an
 TesseraEngine* tessera_engine_create(int threads);
 // Stops and joins the engine's threads and frees it.
 void tessera_engine_destroy(TesseraEngine* engine);
+// The executor's thread count.
 int tessera_engine_threads(TesseraEngine* engine);
 const char* tessera_engine_last_error(TesseraEngine* engine);
 
@@ -47,7 +48,8 @@ const char* tessera_model_last_error(TesseraModel* model);
 const char* tessera_model_info_json(TesseraModel* model);
 
 // Where the caller writes input `name` (float32, row-major) for the next run: room for the
-// product of `dims` values. NULL on error (dims too large). Owned by the model. The next run
+// product of `dims` values. Owned by the model. NULL on error (a zero or too large a
+// dimension, out of memory), which also drops the inputs given before it. The next run
 // checks names and dims against the model; every input must be given again before each run.
 float* tessera_model_input(TesseraModel* model, const char* name, const int64_t* dims, int rank);
 

@@ -6,15 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 
-import { product, randomInput, runTessera } from '../crosscheck/engines.mjs';
-import { zooModel } from './models.mjs';
+import { runTessera } from '../crosscheck/engines.mjs';
+import { zooInput, zooModel } from './models.mjs';
 import { appDir, importFromApp } from './package.mjs';
 
 const { createEngine } = await importFromApp('tessera');
 
 const inputOf = (zoo, seed) => {
-  const [{ name, shape }] = zoo.model.inputs;
-  return { [name]: randomInput(product(shape), seed) };
+  const { name, data } = zooInput(zoo, seed);
+  return { [name]: data };
 };
 
 it('1,000 consecutive runs of MobileNetV2 leave the Wasm heap and memory as they were', async () => {
@@ -37,7 +37,7 @@ it('1,000 consecutive runs of MobileNetV2 leave the Wasm heap and memory as they
   await engine.dispose();
 });
 
-it('two models load and run concurrently on one engine, and on two engines', async () => {
+it('two models load and run concurrently: queued in call order on one engine, in parallel on two', async () => {
   const zoos = [zooModel('mobilenetv2_b1'), zooModel('tiny_transformer')];
   const inputs = zoos.map((zoo, i) => inputOf(zoo, 20 + i));
   const engines = await Promise.all([createEngine({ threads: 2 }), createEngine({ threads: 2 })]);

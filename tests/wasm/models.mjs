@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { ZOO } from '../crosscheck/engines.mjs';
+import { product, randomInput } from '../crosscheck/tensors.mjs';
 
 export const TINY_MODELS = ['tiny_cnn', 'tiny_mlp', 'tiny_mobilenet', 'tiny_transformer'];
 
@@ -32,4 +33,10 @@ export function zooModel(name) {
     weights: path.join(zooDir(), `${name}.bin`),
     model: JSON.parse(fs.readFileSync(json, 'utf8')),
   };
+}
+
+/** Seeded random values for a zoo model's (first and only) input: { name, dims, data }. */
+export function zooInput(zoo, seed) {
+  const [{ name, shape }] = zoo.model.inputs;
+  return { name, dims: shape, data: randomInput(product(shape), seed) };
 }

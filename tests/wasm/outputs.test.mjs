@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 
-import { product, randomInput, relativeError, runTessera } from '../crosscheck/engines.mjs';
-import { TINY_MODELS, zooModel } from './models.mjs';
+import { relativeError, runTessera } from '../crosscheck/engines.mjs';
+import { TINY_MODELS, zooInput, zooModel } from './models.mjs';
 import { importFromApp } from './package.mjs';
 
 const { createEngine } = await importFromApp('tessera');
@@ -20,16 +20,11 @@ before(async () => {
 });
 after(() => Promise.all(Object.values(engines).map((engine) => engine.dispose())));
 
-function inputOf(model, seed) {
-  const [{ name, shape }] = model.inputs;
-  return { name, dims: shape, data: randomInput(product(shape), seed) };
-}
-
 describe('the threads build against the native CLI', () => {
   for (const [index, name] of [...TINY_MODELS, 'mobilenetv2_b1'].entries()) {
     it(`${name}: within 1e-5 of the native outputs, identical across threads, schedulers and builds`, async () => {
       const zoo = zooModel(name);
-      const input = inputOf(zoo.model, 100 + index);
+      const input = zooInput(zoo, 100 + index);
       const native = runTessera(zoo.json, input.name, input.data);
 
       const model = await engines.two.loadModel(zoo.url);
@@ -60,7 +55,7 @@ describe('loading', () => {
     const zoo = zooModel('tiny_cnn');
     const bytes = fs.readFileSync(zoo.weights);
     const weightsBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    const input = inputOf(zoo.model, 7);
+    const input = zooInput(zoo, 7);
     const sources = [
       [zoo.url],
       [zoo.url, new URL(`file://${zoo.weights}`)],
@@ -108,7 +103,7 @@ describe('inspect and trace', () => {
     const zoo = zooModel('mobilenetv2_b1');
     const model = await engines.two.loadModel(zoo.url);
     assert.throws(() => model.trace(), /no traced run yet/);
-    const input = inputOf(zoo.model, 3);
+    const input = zooInput(zoo, 3);
     await model.run({ [input.name]: input }, { trace: true });
     const tiles = model.trace().traceEvents.filter((event) => event.ph === 'X');
     assert.equal(tiles.length, model.inspect().tiles);

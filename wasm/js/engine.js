@@ -5,6 +5,7 @@ import { simd, threads as wasmThreads } from 'wasm-feature-detect';
 
 import { elementCount } from './dims.js';
 import { TesseraError } from './errors.js';
+import { SCHEDULERS } from './host/core_engine.js';
 import { HostChannel, isNode } from './host/spawn.js';
 import { readModelJson, readWeights } from './sources.js';
 
@@ -15,13 +16,15 @@ async function defaultThreads() {
   return Math.min(cores || 4, 16);
 }
 
-// The bytes of a view as a buffer of their own, for transfer (a clone of a view copies its
-// whole buffer). Views of a whole buffer and of shared memory (which a clone shares) are
-// posted as they are. Copied through a plain Uint8Array: a Node Buffer's slice() shares.
+// The caller's bytes as the worker will read them, taken now: a view of a whole buffer is
+// posted as is (the clone copies exactly it); part of a buffer (a clone would copy all of
+// it) and shared memory (a clone shares it, and the caller may change it before the worker
+// reads) are copied into a buffer of their own, to transfer. The copy goes through a plain
+// Uint8Array, since a Node Buffer's slice() shares memory.
 function ownBuffer(view) {
   const shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
   const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
-  if (shared || whole) return { view, owned: false };
+  if (whole && !shared) return { view, owned: false };
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
   return { view: view instanceof Float32Array ? new Float32Array(bytes.buffer) : bytes, owned: true };
 }
@@ -70,6 +73,7 @@ export async function createEngine(options = {}) {
 export class Engine {
   #channel;
   #models = new Set();
+  #disposed = false;
 
   constructor(channel, threads, features) {
     this.#channel = channel;
@@ -88,8 +92,7 @@ export class Engine {
   async loadModel(json, weights) {
     const modelJson = await readModelJson(json);
     const source = await readWeights(weights, modelJson);
-    const own = !source.bytes || source.owned ? { view: source.bytes, owned: Boolean(source.bytes) }
-      : ownBuffer(source.bytes);
+    const own = source.bytes && !source.owned ? ownBuffer(source.bytes) : { view: source.bytes, owned: source.owned };
     const { id, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: own.view },
       own.owned ? [own.view.buffer] : []);
     const model = new Model(this.#channel, id, info, () => this.#models.delete(model));
@@ -102,8 +105,10 @@ export class Engine {
     return this.#channel.call('memoryUsage');
   }
 
-  /** Frees the models and the engine and stops its worker and threads. */
+  /** Frees the models and the engine and stops its worker and threads. Again: nothing. */
   async dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
     for (const model of this.#models) model.markDisposed();
     this.#models.clear();
     try {
@@ -143,13 +148,16 @@ export class Model {
    */
   async run(inputs, options = {}) {
     if (this.#disposed) throw new TesseraError('the model was disposed');
+    const { trace = false, scheduler = 'dynamic' } = options;
+    if (!SCHEDULERS.includes(scheduler)) {
+      throw new TypeError(`run: scheduler must be one of ${SCHEDULERS.join(', ')}, got ${JSON.stringify(scheduler)}`);
+    }
     const transfer = [];
     const given = this.#checkInputs(inputs).map(({ name, dims, data }) => {
       const own = ownBuffer(data);
       if (own.owned) transfer.push(own.view.buffer);
       return { name, dims, data: own.view };
     });
-    const { trace = false, scheduler = 'dynamic' } = options;
     const { outputs, traceJson } = await this.#channel.call(
       'run', { model: this.#id, inputs: given, options: { trace: Boolean(trace), scheduler } }, transfer);
     if (traceJson) this.#trace = traceJson;

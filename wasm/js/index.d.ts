@@ -103,7 +103,7 @@ export class Engine {
   loadModel(json: object | string | URL, weights?: ArrayBuffer | Uint8Array | URL): Promise<Model>;
   /** The WebAssembly memory's size and the bytes its allocator holds. */
   memoryUsage(): Promise<{ wasmBytes: number; heapInUseBytes: number }>;
-  /** Frees the models and the engine and stops its worker and threads. */
+  /** Frees the models and the engine and stops its worker and threads; a second call does nothing. */
   dispose(): Promise<void>;
 }
 

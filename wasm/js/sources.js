@@ -49,12 +49,12 @@ export async function readWeights(weights, modelJson) {
   if (weights !== undefined && weights !== null) {
     throw new TypeError('loadModel: weights must be an ArrayBuffer, a Uint8Array or a URL');
   }
-  if (!modelJson.url) return { bytes: null, owned: true };
+  if (!modelJson.url) return { bytes: null, owned: false };
   let named;
   try {
     named = JSON.parse(modelJson.text).weights;
   } catch {
-    return { bytes: null, owned: true };  // the engine reports the malformed JSON
+    return { bytes: null, owned: false };  // the engine reports the malformed JSON
   }
   if (typeof named === 'string') return { bytes: await fetchBytes(new URL(named, modelJson.url), 'weights'), owned: true };
   const sibling = new URL(modelJson.url);
@@ -62,6 +62,6 @@ export async function readWeights(weights, modelJson) {
   try {
     return { bytes: await fetchBytes(sibling, 'weights'), owned: true };
   } catch {
-    return { bytes: null, owned: true };  // a model without initializers needs no weights file
+    return { bytes: null, owned: false };  // a model without initializers needs no weights file
   }
 }

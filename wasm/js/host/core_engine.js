@@ -4,7 +4,8 @@
 import { elementCount } from '../dims.js';
 import { TesseraError } from '../errors.js';
 
-const kSchedulers = { dynamic: 0, barrier: 1, shuffle: 2 };
+/** The schedulers, in the order of the C API's codes. */
+export const SCHEDULERS = ['dynamic', 'barrier', 'shuffle'];
 
 const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
@@ -53,14 +54,11 @@ export class CoreEngine {
   run(id, inputs, { scheduler = 'dynamic', trace = false } = {}) {
     const m = this.module;
     const model = this.#model(id);
-    if (!(scheduler in kSchedulers)) {
-      throw new TesseraError(`scheduler must be one of ${Object.keys(kSchedulers).join(', ')}, got "${scheduler}"`);
-    }
     for (const { name, dims, data } of inputs) {
       const dest = this.#stageInput(model.handle, name, dims);
       new Float32Array(this.#memory(), dest, data.length).set(data);
     }
-    if (m._tessera_model_run(model.handle, kSchedulers[scheduler], trace ? 1 : 0) !== 0) {
+    if (m._tessera_model_run(model.handle, SCHEDULERS.indexOf(scheduler), trace ? 1 : 0) !== 0) {
       throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(model.handle)));
     }
     const outputs = model.outputs.map(({ name, dims, count }, index) => {

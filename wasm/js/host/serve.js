@@ -9,20 +9,28 @@ import { CoreEngine } from './core_engine.js';
  */
 export function serve(port, loadModule) {
   let engine = null;
+  // Set when the module aborted (a bug, or an allocation the load checks did not foresee):
+  // its state is then undefined, so every later call fails with this message.
+  let failure = null;
+  const current = () => {
+    if (failure) throw new Error(failure);
+    if (!engine) throw new Error('the engine was disposed');
+    return engine;
+  };
   const methods = {
     async init({ flavour, threads }) {
       engine = new CoreEngine(await loadModule(flavour, threads), threads);
       return { threads: engine.threads };
     },
-    loadModel: ({ json, weights }) => engine.loadModel(json, weights),
+    loadModel: ({ json, weights }) => current().loadModel(json, weights),
     run({ model, inputs, options }) {
-      const { outputs, traceJson } = engine.run(model, inputs, options);
+      const { outputs, traceJson } = current().run(model, inputs, options);
       return { result: { outputs, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
     },
-    disposeModel: ({ model }) => engine.disposeModel(model),
-    memoryUsage: () => engine.memoryUsage(),
+    disposeModel: ({ model }) => current().disposeModel(model),
+    memoryUsage: () => current().memoryUsage(),
     dispose() {
-      engine.dispose();
+      if (!failure) engine?.dispose();  // an aborted module is left to the worker's end
       engine = null;
     },
   };
@@ -35,6 +43,10 @@ export function serve(port, loadModule) {
         const { result, transfer } = method === 'run' ? value : { result: value, transfer: [] };
         port.post({ id, result }, transfer);
       } catch (error) {
+        if (error instanceof WebAssembly.RuntimeError) {
+          failure = `the engine aborted (${error.message}) and cannot be used further: create a new engine`;
+          error = new Error(failure);
+        }
         port.post({ id, error: { name: error.name, message: error.message ?? String(error) } }, []);
       }
     });

@@ -25,7 +25,7 @@ export class HostChannel {
     if (node) {
       worker.on('message', onMessage);
       worker.on('error', onError);
-      worker.on('exit', () => this.#die('the engine was disposed'));
+      worker.on('exit', (code) => this.#die(`the engine's worker stopped (exit code ${code})`));
       worker.unref();  // an idle engine does not keep Node running
     } else {
       worker.addEventListener('message', (event) => onMessage(event.data));
@@ -41,10 +41,13 @@ export class HostChannel {
   call(method, args = {}, transfer = []) {
     if (this.#failure) return Promise.reject(new TesseraError(this.#failure));
     const id = this.#nextId++;
-    const reply = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
-    if (this.node && this.#pending.size === 1) this.#worker.ref();  // a call in flight keeps Node running
-    this.#worker.postMessage({ id, method, args }, transfer);
-    return reply;
+    try {
+      this.#worker.postMessage({ id, method, args }, transfer);
+    } catch (error) {
+      return Promise.reject(error);  // e.g. a detached buffer: nothing was sent
+    }
+    if (this.node && this.#pending.size === 0) this.#worker.ref();  // a call in flight keeps Node running
+    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
   }
 
   /** Stops the worker; later calls reject. */
@@ -55,6 +58,7 @@ export class HostChannel {
 
   #settle({ id, result, error }) {
     const call = this.#pending.get(id);
+    if (!call) return;  // its caller was already rejected: the worker died or was stopped
     this.#pending.delete(id);
     if (this.node && this.#pending.size === 0) this.#worker.unref();
     if (!error) return call.resolve(result);
