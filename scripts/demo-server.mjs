@@ -6,7 +6,8 @@
 //   tessera          -> /tessera/js/index.js   (the package's files, served as they are)
 //   tessera/convert  -> /vendor/convert.js     (bundled: onnx-proto is CommonJS)
 //
-//   node scripts/demo-server.mjs [--port 8080]
+//   node scripts/demo-server.mjs [--port 8080] [--no-isolation]
+// --no-isolation leaves the headers out, to see the page's single-threaded fallback.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -52,11 +53,13 @@ function resolve(urlPath) {
   return file.startsWith(target) ? file : null;
 }
 
-function createServer() {
+function createServer({ isolated }) {
   return http.createServer((request, response) => {
     // Every response, so that the page is cross-origin isolated and its workers may load.
-    response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-    response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    if (isolated) {
+      response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    }
     response.setHeader('Cache-Control', 'no-cache');
     const file = resolve(new URL(request.url, 'http://localhost').pathname);
     if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
@@ -71,7 +74,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const portFlag = process.argv.indexOf('--port');
   const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8080;
   await prepare();
-  const server = createServer().listen(port, '127.0.0.1', () => {
+  const server = createServer({ isolated: !process.argv.includes('--no-isolation') }).listen(port, '127.0.0.1', () => {
     console.log(`Tessera demo: http://127.0.0.1:${server.address().port}/`);
   });
 }

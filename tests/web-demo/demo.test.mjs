@@ -17,15 +17,16 @@ const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-ru
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const OUTPUT = path.join(process.env.TESSERA_TEST_OUTPUT ?? path.join(REPO, 'build/test-output'), 'web-demo');
 
-let server;
+const servers = [];
 let browser;
 let page;
 const pageErrors = [];
 
-// Starts the demo server on a free port; resolves with the URL it prints.
-function startServer() {
-  server = spawn(process.execPath, [path.join(REPO, 'scripts/demo-server.mjs'), '--port', '0'],
+// Starts a demo server on a free port; resolves with the URL it prints.
+function startServer(...flags) {
+  const server = spawn(process.execPath, [path.join(REPO, 'scripts/demo-server.mjs'), '--port', '0', ...flags],
     { stdio: ['ignore', 'pipe', 'inherit'] });
+  servers.push(server);
   return new Promise((resolve, reject) => {
     let printed = '';
     server.stdout.on('data', (chunk) => {
@@ -37,8 +38,12 @@ function startServer() {
   });
 }
 
-const settled = (selector) => page.waitForFunction(
+const settled = (selector, on = page) => on.waitForFunction(
   (s) => ['done', 'failed'].includes(document.querySelector(s).dataset.state), selector, { timeout: 180_000 });
+
+async function readLines(on) {
+  return on.$$eval('#ocr-lines li', (items) => items.map((li) => li.firstChild.textContent));
+}
 
 before(async () => {
   fs.mkdirSync(OUTPUT, { recursive: true });
@@ -51,13 +56,13 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.kill();
+  for (const server of servers) server.kill();
 });
 
 it('reads the bundled sample: every line of it, boxes drawn, times per stage', async () => {
   await settled('#ocr-status');
   assert.equal(await page.getAttribute('#ocr-status', 'data-state'), 'done', await page.textContent('#ocr-status'));
-  const lines = await page.$$eval('#ocr-lines li', (items) => items.map((li) => li.firstChild.textContent));
+  const lines = await readLines(page);
   await page.screenshot({ path: path.join(OUTPUT, 'ocr.png') });
   const words = SAMPLE_LINES.join(' ').split(' ');
   const read = lines.join(' ').split(/\s+/);
@@ -117,4 +122,28 @@ it('converts a dropped ONNX model in the page and runs it', async () => {
   assert.equal(figures.length, 1);
   assert.ok(Number(figures[0].tiles) > 0);
   assert.match(await page.textContent('figure.timeline figcaption'), /ch_ppocr_mobile_v2\.0_cls_infer/);
+});
+
+it('says why a dropped file that is not an image cannot be read', async () => {
+  await page.evaluate(() => {
+    const files = new DataTransfer();
+    files.items.add(new File(['%PDF-1.4 not an image'], 'scan.pdf'));
+    document.querySelector('#ocr-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true }));
+  });
+  await settled('#ocr-status');
+  assert.equal(await page.getAttribute('#ocr-status', 'data-state'), 'failed');
+  assert.equal(await page.textContent('#ocr-status'), 'scan.pdf is not an image this browser can decode');
+});
+
+it('without cross-origin isolation: a notice, the single-threaded build, and OCR still works', async () => {
+  const plain = await browser.newPage();
+  await plain.goto(await startServer('--no-isolation'));
+  await settled('#ocr-status', plain);
+  assert.equal(await plain.evaluate(() => crossOriginIsolated), false);
+  assert.equal(await plain.getAttribute('#status', 'data-state'), 'single');
+  assert.match(await plain.textContent('#status'), /not cross-origin isolated.*single-threaded build/);
+  assert.equal(await plain.getAttribute('#status', 'data-threads'), '1');
+  const lines = await readLines(plain);
+  for (const word of ['Tessera', 'Hello', 'World']) assert.ok(lines.join(' ').includes(word), `${word} in ${lines}`);
+  await plain.close();
 });
