@@ -41,6 +41,15 @@ function startServer(...flags) {
 const settled = (selector, on = page) => on.waitForFunction(
   (s) => ['done', 'failed'].includes(document.querySelector(s).dataset.state), selector, { timeout: 180_000 });
 
+// Drops a file with `text` as its contents on the element `zone`, as a user dragging it in.
+function dropFile(zone, name, text) {
+  return page.evaluate(([selector, fileName, contents]) => {
+    const files = new DataTransfer();
+    files.items.add(new File([contents], fileName));
+    document.querySelector(selector).dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true }));
+  }, [zone, name, text]);
+}
+
 async function readLines(on) {
   return on.$$eval('#ocr-lines li', (items) => items.map((li) => li.firstChild.textContent));
 }
@@ -97,11 +106,7 @@ it('shows both schedulers\' timelines for a zoo model, with tiles on every threa
 });
 
 it('says why a dropped file that is not ONNX cannot be used', async () => {
-  await page.evaluate(() => {
-    const files = new DataTransfer();
-    files.items.add(new File(['these are notes, not a model'], 'notes.onnx'));
-    document.querySelector('#explorer-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true }));
-  });
+  await dropFile('#explorer-drop', 'notes.onnx', 'these are notes, not a model');
   await settled('#explorer-status');
   assert.equal(await page.getAttribute('#explorer-status', 'data-state'), 'failed');
   assert.match(await page.textContent('#explorer-error'), /^notes\.onnx: not (a valid |an )ONNX model/);
@@ -125,11 +130,7 @@ it('converts a dropped ONNX model in the page and runs it', async () => {
 });
 
 it('says why a dropped file that is not an image cannot be read', async () => {
-  await page.evaluate(() => {
-    const files = new DataTransfer();
-    files.items.add(new File(['%PDF-1.4 not an image'], 'scan.pdf'));
-    document.querySelector('#ocr-drop').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true }));
-  });
+  await dropFile('#ocr-drop', 'scan.pdf', '%PDF-1.4 not an image');
   await settled('#ocr-status');
   assert.equal(await page.getAttribute('#ocr-status', 'data-state'), 'failed');
   assert.equal(await page.textContent('#ocr-status'), 'scan.pdf is not an image this browser can decode');
