@@ -3,14 +3,16 @@
 // converter, then serves web-demo/ on 127.0.0.1 with Cross-Origin-Opener-Policy and
 // Cross-Origin-Embedder-Policy (cross-origin isolation, so Wasm threads work) and prints
 // the URL. The page imports the package by name through an import map:
-//   tessera          -> /tessera/js/index.js   (the package's files, served as they are)
-//   tessera/convert  -> /vendor/convert.js     (bundled: onnx-proto is CommonJS)
+//   tessera              -> /tessera/js/index.js   (the package's files, as they are)
+//   tessera/convert      -> /vendor/convert.js     (bundled: onnx-proto is CommonJS)
+//   wasm-feature-detect  -> /vendor/wasm-feature-detect.js (the package's dependency)
 //
 //   node scripts/demo-server.mjs [--port 8080] [--no-isolation]
 // --no-isolation leaves the headers out, to see the page's single-threaded fallback.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 import { OCR_ASSETS, REPO, prepareModels } from './bench-models.mjs';
 
@@ -24,7 +26,8 @@ const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.
 
 // URL prefix -> directory or file served there.
 const ROUTES = [
-  ['/tessera/', path.join(REPO, 'wasm')],
+  ['/tessera/js/', path.join(REPO, 'wasm/js')],
+  ['/tessera/dist/', path.join(REPO, 'wasm/dist')],
   ['/models/', path.join(DEMO, 'models')],
   ['/vendor/convert.js', path.join(DEMO, 'vendor/convert.js')],
   ['/vendor/wasm-feature-detect.js', path.join(REPO, 'node_modules/wasm-feature-detect/dist/esm/index.js')],
@@ -46,11 +49,18 @@ async function prepare() {
     platform: 'browser', outfile: path.join(DEMO, 'vendor/convert.js'), logLevel: 'warning' });
 }
 
+// The file served at `urlPath`, or null (outside every route's folder, or not decodable).
 function resolve(urlPath) {
   const [prefix, target] = ROUTES.find(([p]) => urlPath.startsWith(p));
   if (!prefix.endsWith('/')) return urlPath === prefix ? target : null;
-  const file = path.join(target, decodeURIComponent(urlPath.slice(prefix.length)) || 'index.html');
-  return file.startsWith(target) ? file : null;
+  let relative;
+  try {
+    relative = decodeURIComponent(urlPath.slice(prefix.length));
+  } catch {
+    return null;
+  }
+  const file = path.join(target, relative || 'index.html');
+  return file.startsWith(target + path.sep) ? file : null;
 }
 
 function createServer({ isolated }) {
@@ -66,11 +76,11 @@ function createServer({ isolated }) {
       return response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     }
     response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(response);
+    fs.createReadStream(file).on('error', () => response.destroy()).pipe(response);
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const portFlag = process.argv.indexOf('--port');
   const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8080;
   await prepare();

@@ -42,41 +42,42 @@ function inputsOf(model) {
 }
 
 export function setupExplorer(pageEngine) {
-  const engines = new Map([[pageEngine.threads, pageEngine]]);  // threads -> engine
-  const loaded = new Map();  // `${threads}/${source name}` -> model
-  let source = null;         // { name, json, weights } of a converted ONNX file, else the zoo pick
+  const engines = new Map([[pageEngine.threads, pageEngine]]);  // threads -> engine, for the page's life
+  const loaded = new Map();  // `${threads}/${choice key}` -> model
+  let converted = null;      // { key, name, json, weights } of the last converted ONNX file
+  let conversions = 0;
+  let busy = false;          // one action at a time: its results and status belong together
 
   const threadsSelect = $('#explorer-threads');
-  const maxThreads = pageEngine.features.build === 'threads' ? pageEngine.threads : 1;
-  for (let t = 1; t <= maxThreads; ++t) threadsSelect.add(new Option(String(t), String(t), false, t === maxThreads));
+  for (let t = 1; t <= pageEngine.threads; ++t) {
+    threadsSelect.add(new Option(String(t), String(t), false, t === pageEngine.threads));
+  }
 
   fetch('/models/index.json').then((r) => r.json()).then(({ explorer }) => {
     for (const { name } of explorer) $('#explorer-model').add(new Option(name, name));
     $('#explorer-model').value = explorer.some((m) => m.name === 'mobilenetv2_b1') ? 'mobilenetv2_b1' : explorer[0].name;
   });
-  $('#explorer-model').addEventListener('change', () => (source = null));
+  $('#explorer-model').addEventListener('change', () => (converted = null));
 
   async function engineFor(threads) {
     if (!engines.has(threads)) engines.set(threads, await createEngine({ threads }));
     return engines.get(threads);
   }
 
-  async function modelFor(threads) {
-    const name = source?.name ?? $('#explorer-model').value;
-    const key = `${threads}/${name}`;
+  async function modelFor(choice, threads) {
+    const key = `${threads}/${choice.key}`;
     if (!loaded.has(key)) {
-      setStatus('loading', `loading ${name}…`);
+      setStatus('loading', `loading ${choice.name}…`);
       const engine = await engineFor(threads);
-      loaded.set(key, source ? await engine.loadModel(source.json, source.weights)
-        : await engine.loadModel(new URL(`/models/${name}.json`, location.href)));
+      loaded.set(key, choice.json ? await engine.loadModel(choice.json, choice.weights)
+        : await engine.loadModel(new URL(`/models/${choice.name}.json`, location.href)));
     }
     return loaded.get(key);
   }
 
   // Median latency of kRuns runs (after 3 warm-up runs) and the trace of the last.
-  async function measure(scheduler) {
-    const threads = Number(threadsSelect.value);
-    const model = await modelFor(threads);
+  async function measure(choice, threads, scheduler) {
+    const model = await modelFor(choice, threads);
     const inputs = inputsOf(model);
     setStatus('running', `running ${model.name} (${scheduler}, ${threads} threads)…`);
     for (let i = 0; i < 3; ++i) await model.run(inputs, { scheduler });
@@ -90,7 +91,7 @@ export function setupExplorer(pageEngine) {
   }
 
   function show(results) {
-    const spanMs = Math.max(...results.flatMap((r) => r.tiles.map((t) => t.end)));
+    const spanMs = results.flatMap((r) => r.tiles).reduce((end, tile) => Math.max(end, tile.end), 0);
     $('#timelines').replaceChildren(...results.map((r) => {
       const info = r.model.inspect();
       const figure = timelineFigure(r.tiles, { threads: r.threads, spanMs, caption:
@@ -103,33 +104,48 @@ export function setupExplorer(pageEngine) {
     }));
   }
 
-  async function act(schedulers) {
+  // Runs `work` unless another action is running; buttons are disabled meanwhile.
+  async function exclusively(work) {
+    if (busy) return;
+    busy = true;
+    document.querySelectorAll('#explorer button').forEach((button) => (button.disabled = true));
     showError(null);
     try {
+      await work();
+    } finally {
+      busy = false;
+      document.querySelectorAll('#explorer button').forEach((button) => (button.disabled = false));
+    }
+  }
+
+  const act = (schedulers) => exclusively(async () => {
+    setStatus('running', 'starting…');
+    const choice = converted ?? { key: $('#explorer-model').value, name: $('#explorer-model').value };
+    const threads = Number(threadsSelect.value);
+    try {
       const results = [];
-      for (const scheduler of schedulers) results.push(await measure(scheduler));
+      for (const scheduler of schedulers) results.push(await measure(choice, threads, scheduler));
       show(results);
       setStatus('done', results.map((r) => `${r.scheduler}: ${r.ms.toFixed(2)} ms`).join(' · '));
     } catch (error) {
       setStatus('failed', 'failed');
       showError(error.message);
     }
-  }
+  });
 
-  async function convert(file) {
-    showError(null);
+  const convert = (file) => exclusively(async () => {
+    setStatus('loading', `converting ${file.name}…`);
     try {
-      setStatus('loading', `converting ${file.name}…`);
       const { json, weights } = convertOnnx(new Uint8Array(await file.arrayBuffer()),
         { inputShapes: parseShapes($('#explorer-shape').value), name: file.name.replace(/\.onnx$/i, '') });
-      source = { name: `${json.name} (${file.name})`, json, weights };
+      converted = { key: `onnx-${++conversions}`, name: json.name, json, weights };
       setStatus('done', `converted ${file.name}: ${json.nodes.length} nodes; press Run`);
     } catch (error) {
-      source = null;
+      converted = null;
       setStatus('failed', 'conversion failed');
       showError(`${file.name}: ${error.message}`);
     }
-  }
+  });
 
   $('#explorer-run').addEventListener('click', () => act([$('#explorer-scheduler').value]));
   $('#explorer-compare').addEventListener('click', () => act(['dynamic', 'barrier']));

@@ -11,7 +11,7 @@ const PALETTE = ['#4c78a8', '#f58518', '#54a24b', '#e45756', '#72b7b2', '#eeca3b
  */
 export function tilesOf(trace) {
   const events = trace.traceEvents.filter((e) => e.ph === 'X');
-  const t0 = Math.min(...events.map((e) => e.ts));
+  const t0 = events.reduce((first, e) => Math.min(first, e.ts), Infinity);
   const nodes = [...new Set(events.map((e) => e.name))];
   return events.map((e) => ({ thread: e.tid, start: (e.ts - t0) / 1000, end: (e.ts - t0 + e.dur) / 1000,
                               op: e.args?.op ?? e.cat, odd: nodes.indexOf(e.name) % 2 === 1 }));

@@ -6,21 +6,21 @@
 const kThreshold = 0.3;   // pixel is text
 const kBoxScore = 0.6;    // mean probability a region needs
 const kUnclipRatio = 1.5; // PaddleOCR's default growth
-const kMinSide = 3;
+const kMinSide = 3;      // pixels of the map
 
 /**
  * Axis-aligned boxes { x0, y0, x1, y1, score } in map pixels, from `prob` (height x width,
  * row-major), looking at the `validWidth` x `validHeight` corner only (the rest is padding).
  */
 export function boxesFromProbabilities(prob, width, height, validWidth, validHeight) {
-  const label = new Int32Array(width * height);
+  const visited = new Uint8Array(width * height);
   const boxes = [];
   const stack = [];
   for (let start = 0; start < width * height; ++start) {
     const sx = start % width;
     const sy = (start - sx) / width;
-    if (sx >= validWidth || sy >= validHeight || label[start] || prob[start] <= kThreshold) continue;
-    label[start] = boxes.length + 1;
+    if (sx >= validWidth || sy >= validHeight || visited[start] || prob[start] <= kThreshold) continue;
+    visited[start] = 1;
     stack.push(start);
     let x0 = sx, x1 = sx, y0 = sy, y1 = sy, sum = 0, count = 0;
     while (stack.length) {
@@ -36,8 +36,8 @@ export function boxesFromProbabilities(prob, width, height, validWidth, validHei
           const ny = py + dy;
           if (nx < 0 || ny < 0 || nx >= validWidth || ny >= validHeight) continue;
           const n = ny * width + nx;
-          if (!label[n] && prob[n] > kThreshold) {
-            label[n] = boxes.length + 1;
+          if (!visited[n] && prob[n] > kThreshold) {
+            visited[n] = 1;
             stack.push(n);
           }
         }
@@ -46,22 +46,30 @@ export function boxesFromProbabilities(prob, width, height, validWidth, validHei
     const w = x1 - x0 + 1;
     const h = y1 - y0 + 1;
     const score = sum / count;
-    if (Math.min(w, h) < kMinSide || score < kBoxScore) {
-      boxes.push(null);  // keeps labels and indices aligned
-      continue;
-    }
+    if (Math.min(w, h) < kMinSide || score < kBoxScore) continue;
     // Grow by area * ratio / perimeter, as PaddleOCR's unclip does for a polygon.
     const d = (w * h * kUnclipRatio) / (2 * (w + h));
     boxes.push({ x0: Math.max(0, x0 - d), y0: Math.max(0, y0 - d), x1: Math.min(validWidth, x1 + 1 + d),
                  y1: Math.min(validHeight, y1 + 1 + d), score });
   }
-  return boxes.filter(Boolean);
+  return boxes;
 }
 
-/** Reading order: top to bottom, left to right within a line. */
+/**
+ * Reading order: boxes sorted by top edge are gathered into lines (a box whose vertical
+ * centre lies within the current line's extent joins it), each line left to right.
+ */
 export function readingOrder(boxes) {
-  return [...boxes].sort((a, b) => {
-    const sameLine = Math.abs(a.y0 - b.y0) < Math.min(a.y1 - a.y0, b.y1 - b.y0) / 2;
-    return sameLine ? a.x0 - b.x0 : a.y0 - b.y0;
-  });
+  const lines = [];
+  for (const box of [...boxes].sort((a, b) => a.y0 - b.y0)) {
+    const line = lines.at(-1);
+    const centre = (box.y0 + box.y1) / 2;
+    if (line && centre >= line.y0 && centre <= line.y1) {
+      line.boxes.push(box);
+      line.y1 = Math.max(line.y1, box.y1);
+    } else {
+      lines.push({ y0: box.y0, y1: box.y1, boxes: [box] });
+    }
+  }
+  return lines.flatMap((line) => line.boxes.sort((a, b) => a.x0 - b.x0));
 }

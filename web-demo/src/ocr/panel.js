@@ -1,7 +1,7 @@
 // The OCR section: the bundled sample preselected, any picked or dropped image read by the
 // pipeline, boxes drawn over the image, lines listed with confidences, time per stage.
 import { onFile } from '../files.js';
-import { OcrPipeline } from './pipeline.js';
+import { fetchOk, OcrPipeline } from './pipeline.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -12,6 +12,7 @@ function setStatus(state, text) {
 
 function show(image, result) {
   const canvas = $('#ocr-canvas');
+  canvas.dataset.boxes = String(result.boxes.length);
   canvas.width = image.width;
   canvas.height = image.height;
   const context = canvas.getContext('2d');
@@ -38,7 +39,7 @@ function show(image, result) {
 }
 
 async function loadImage(source) {
-  const blob = source instanceof Blob ? source : await (await fetch(source)).blob();
+  const blob = source instanceof Blob ? source : await (await fetchOk(source)).blob();
   try {
     return await createImageBitmap(blob);
   } catch {
@@ -48,17 +49,25 @@ async function loadImage(source) {
 
 export async function setupOcr(engine) {
   setStatus('loading', 'loading models…');
-  const pipeline = await OcrPipeline.load(engine, new URL('/models/', location.href),
-    (text) => setStatus('loading', text));
+  let pipeline;
+  try {
+    pipeline = await OcrPipeline.load(engine, new URL('/models/', location.href), (text) => setStatus('loading', text));
+  } catch (error) {
+    setStatus('failed', `the OCR models could not be loaded: ${error.message}`);
+    return;
+  }
+  let latest = 0;  // a newer image supersedes a read still running
   const read = async (source) => {
+    const generation = ++latest;
     try {
       setStatus('running', 'reading…');
       const image = await loadImage(source);
       const result = await pipeline.read(image);
+      if (generation !== latest) return;
       show(image, result);
       setStatus('done', `${result.lines.length} lines`);
     } catch (error) {
-      setStatus('failed', error.message);
+      if (generation === latest) setStatus('failed', error.message);
     }
   };
   onFile($('#ocr-drop'), $('#ocr-file'), read);
