@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/base/aligned_buffer.h"
-#include "core/kernels/gemm/gemm.h"
 #include "core/kernels/elementwise/elementwise.h"
+#include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv_transpose.h"
 #include "core/ops/epilogue.h"
 
@@ -20,7 +20,10 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
  public:
   PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const float* weights,
                                const float* bias)
-      : a_(a), in_(args.inputs[0]), out_(args.output), gemm_(kernels::best_gemm_kernel(args.max_isa)),
+      : a_(a),
+        in_(args.inputs[0]),
+        out_(args.output),
+        gemm_(kernels::best_gemm_kernel(args.max_isa)),
         elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
     if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
     const Shape& x = args.shapes.inputs[0];
@@ -84,6 +87,10 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
         const int64_t c0 = std::max(r.begin[1], grp * mg_);
         const int64_t c1 = std::min(r.end[1], (grp + 1) * mg_);
         TESSERA_CHECK((c0 - grp * mg_) % gemm_.nr == 0);  // tiles are panel-aligned
+        // With every channel in the tile, a finished output row is one contiguous run: its
+        // activation tail goes in one call instead of one per pixel (a 1-channel output,
+        // like PP-OCR's probability map, would otherwise make one call per value).
+        const bool whole_rows = c1 - c0 == out_c_;
         for (int64_t oh = r.begin[2]; oh < r.end[2]; ++oh) {
           const int64_t ph = (oh + a_.pad_top) % a_.stride_h;
           // Pixels of one phase in this row: ow = first, first + stride_w, ...
@@ -105,10 +112,13 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
                 const int64_t pixel_stride = a_.stride_w * out_c_;  // pixels of one phase
                 gemm_.ukernel(m, nc, cg_, taps, pointers, w, y + o, pixel_stride, residual ? residual + o : nullptr,
                               pixel_stride, e.clamp);
-                if (!e.has_tail()) continue;
+                if (!e.has_tail() || whole_rows) continue;
                 for (int64_t i = 0; i < m; ++i) apply_epilogue_tail(elementwise_, e, y + o + i * pixel_stride, nc);
               }
             }
+          }
+          if (e.has_tail() && whole_rows) {
+            apply_epilogue_tail(elementwise_, e, y + (n * out_h_ + oh) * out_w_ * out_c_, out_w_ * out_c_);
           }
         }
       }

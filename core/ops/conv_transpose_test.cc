@@ -70,16 +70,22 @@ TEST_CASE("conv transpose footprints are the exact input rows that reach an outp
 }
 
 TEST_CASE("conv transpose gives the same bits for every tiling") {
-  ModelBuilder b(5);
-  const auto x = b.input({2, 24, 9, 10});
-  const auto y = b.node("ConvTranspose", {x, b.weight({24, 40, 3, 3}, -0.3f, 0.3f), b.weight({40})},
-                        {{"strides", {2, 2}}, {"pads", {1, 1, 0, 0}}, {"output_padding", {1, 0}}});
-  const TestModel model = b.build({y});
-  const auto coarse = check_against_reference(model, {.tile_flops = 1e9});
-  for (double tile_flops : {2e3, 3e4, 5e5}) {
-    INFO("tile flops " << tile_flops);
-    const auto fine = check_against_reference(model, {.threads = {2}, .all_isas = false, .tile_flops = tile_flops});
-    CHECK(std::memcmp(fine[0].data.data(), coarse[0].data.data(), 4 * coarse[0].data.size()) == 0);
+  // A fused Sigmoid runs per pixel on channel-split tiles and per row on tiles holding every
+  // channel; 1 output channel is PP-OCR's probability map.
+  for (int64_t out_channels : {40, 1}) {
+    INFO("output channels " << out_channels);
+    ModelBuilder b(5);
+    const auto x = b.input({2, 24, 9, 10});
+    const auto y =
+        b.node("ConvTranspose", {x, b.weight({24, out_channels, 3, 3}, -0.3f, 0.3f), b.weight({out_channels})},
+               {{"strides", {2, 2}}, {"pads", {1, 1, 0, 0}}, {"output_padding", {1, 0}}});
+    const TestModel model = b.build({b.node("Sigmoid", {y})});
+    const auto coarse = check_against_reference(model, {.tile_flops = 1e9});
+    for (double tile_flops : {2e3, 3e4, 5e5}) {
+      INFO("tile flops " << tile_flops);
+      const auto fine = check_against_reference(model, {.threads = {2}, .all_isas = false, .tile_flops = tile_flops});
+      CHECK(std::memcmp(fine[0].data.data(), coarse[0].data.data(), 4 * coarse[0].data.size()) == 0);
+    }
   }
 }
 
@@ -139,8 +145,8 @@ TEST_CASE("conv transpose folds batchnorm and fuses bias, residual and activatio
     const auto x = b.input({1, 8, 9, 7});
     auto y = b.node("ConvTranspose", {x, b.weight({8, 12 / group, 2, 2}, -0.5f, 0.5f)},
                     {{"strides", {2, 2}}, {"group", group}});
-    y = b.node("BatchNormalization", {y, b.weight({12}, 0.5f, 1.5f), b.weight({12}), b.weight({12}),
-                                      b.weight({12}, 0.5f, 2.0f)});
+    y = b.node("BatchNormalization",
+               {y, b.weight({12}, 0.5f, 1.5f), b.weight({12}), b.weight({12}), b.weight({12}, 0.5f, 2.0f)});
     y = b.node("Add", {y, b.weight({12, 1, 1})});
     y = b.node("Add", {y, b.input({1, 12, 18, 14})});
     y = b.node("Relu", {y});
