@@ -83,16 +83,8 @@ void copy_slice(const ConcatAttrs& a, const OpShapes& s, int i, const Region& re
                 const Strides& from, const float* x, const Strides& to, float* y) {
   const std::optional<Region> src = footprint(a, s, region, i);
   if (!src) return;
-  Region dst = *src;
-  const int64_t offset = input_offset(a, s, i);
-  dst.begin[a.axis] += offset;
-  dst.end[a.axis] += offset;
-  // Both walks visit the same element sequence: src and dst differ only along the axis.
-  const int64_t shift = -offset * from[a.axis];
-  walk_region(dst, out_layout, std::array<Strides, 2>{from, to},
-              [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                for (int64_t k = 0; k < count; ++k) y[off[1] + k * step[1]] = x[shift + off[0] + k * step[0]];
-              });
+  // The output's part is the input's region moved along the axis by the input's offset.
+  copy_region(*src, out_layout, from, x, to, y + input_offset(a, s, i) * to[a.axis]);
 }
 
 }  // namespace

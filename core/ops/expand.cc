@@ -2,8 +2,6 @@
 // ways: a target 1 keeps the input's size); the copy reads through broadcast strides.
 #include "core/ops/expand.h"
 
-#include <algorithm>
-
 #include "core/ops/binary.h"
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
@@ -69,16 +67,7 @@ class ExpandKernel final : public TileKernel {
   void run(const Region& region, const ExecContext& ctx) const override {
     const float* x = input_data(in_, ctx);
     float* y = tensor_data(out_, ctx);
-    walk_region(region, out_.layout, std::array<Strides, 2>{from_, out_.strides},
-                [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                  if (step[0] == 0 && step[1] == 1) {
-                    std::fill(y + off[1], y + off[1] + count, x[off[0]]);
-                  } else if (step[0] == 1 && step[1] == 1) {
-                    std::copy(x + off[0], x + off[0] + count, y + off[1]);
-                  } else {
-                    for (int64_t i = 0; i < count; ++i) y[off[1] + i * step[1]] = x[off[0] + i * step[0]];
-                  }
-                });
+    copy_region(region, out_.layout, from_, x, out_.strides, y);
   }
   std::string kernel_name() const override { return "f32_broadcast_copy"; }
 

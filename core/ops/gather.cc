@@ -82,15 +82,7 @@ void gather_copy(const GatherAttrs& a, const Region& region, const Layout& order
                  const float* x, const Strides& out_strides, float* y) {
   const Strides from = input_strides_on_output(a, in_strides, region.rank);
   for_each_index(a, region, [&](int64_t index, const Region& sub) {
-    const float* src = x + index * in_strides[a.axis];
-    walk_region(sub, order, std::array<Strides, 2>{from, out_strides},
-                [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                  if (step[0] == 1 && step[1] == 1) {
-                    std::copy(src + off[0], src + off[0] + count, y + off[1]);
-                    return;
-                  }
-                  for (int64_t i = 0; i < count; ++i) y[off[1] + i * step[1]] = src[off[0] + i * step[0]];
-                });
+    copy_region(sub, order, from, x + index * in_strides[a.axis], out_strides, y);
   });
 }
 

@@ -3,6 +3,7 @@
 // contiguous for every operand, so a whole-row tile is one long run.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <span>
 
@@ -59,6 +60,22 @@ void walk_region(const Region& region, const Layout& order, const std::array<Str
     }
     if (p < 0) return;
   }
+}
+
+// Copies `region` from `src` (strides `from`, on the region's dimensions; 0 broadcasts) to
+// `dst` (strides `to`), run by run in `order`: the data-moving kernels' shared inner loop.
+inline void copy_region(const Region& region, const Layout& order, const Strides& from, const float* src,
+                        const Strides& to, float* dst) {
+  walk_region(region, order, std::array<Strides, 2>{from, to},
+              [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+                if (step[0] == 0 && step[1] == 1) {
+                  std::fill(dst + off[1], dst + off[1] + count, src[off[0]]);
+                } else if (step[0] == 1 && step[1] == 1) {
+                  std::copy(src + off[0], src + off[0] + count, dst + off[1]);
+                } else {
+                  for (int64_t i = 0; i < count; ++i) dst[off[1] + i * step[1]] = src[off[0] + i * step[0]];
+                }
+              });
 }
 
 }  // namespace tessera::ops

@@ -173,15 +173,7 @@ void strided_copy(const SliceAttrs& a, const Region& region, const Layout& order
     stepped[d] = a.step[d] * from[d];
     origin += a.start[d] * from[d];
   }
-  const float* src = x + origin;
-  walk_region(region, order, std::array<Strides, 2>{stepped, to},
-              [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                if (step[0] == 1 && step[1] == 1) {
-                  std::copy(src + off[0], src + off[0] + count, y + off[1]);
-                  return;
-                }
-                for (int64_t i = 0; i < count; ++i) y[off[1] + i * step[1]] = src[off[0] + i * step[0]];
-              });
+  copy_region(region, order, stepped, x + origin, to, y);
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
 // Transpose and Relayout: a permuted copy between strided tensors.
 #include "core/ops/transpose.h"
 
-#include <algorithm>
-
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -82,16 +80,7 @@ class TransposeKernel final : public TileKernel {
   void run(const Region& region, const ExecContext& ctx) const override {
     const float* x = input_data(in_, ctx);
     float* y = tensor_data(out_, ctx);
-    walk_region(region, out_.layout, std::array<Strides, 2>{from_, out_.strides},
-                [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                  const float* src = x + off[0];
-                  float* dst = y + off[1];
-                  if (step[0] == 1 && step[1] == 1) {
-                    std::copy(src, src + count, dst);
-                  } else {
-                    for (int64_t i = 0; i < count; ++i) dst[i * step[1]] = src[i * step[0]];
-                  }
-                });
+    copy_region(region, out_.layout, from_, x, out_.strides, y);
   }
   std::string kernel_name() const override { return "f32_permute_copy"; }
 
