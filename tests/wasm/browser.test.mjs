@@ -8,15 +8,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
-import { chromium } from 'playwright-core';
 
 import { relativeError, runTessera } from '../crosscheck/engines.mjs';
+import { launchChromium } from '../support/chromium.mjs';
 import { zooInput, zooModel } from './models.mjs';
 import { appDir } from './package.mjs';
 
-const CHROMIUM = process.env.TESSERA_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json',
   '.wasm': 'application/wasm', '.bin': 'application/octet-stream' };
 
@@ -82,7 +79,7 @@ function serve(isolated) {
 let browser;
 const servers = [];
 before(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -7,14 +7,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
-import { chromium } from 'playwright-core';
 
 import { REPO } from '../crosscheck/engines.mjs';
+import { launchChromium } from '../support/chromium.mjs';
 import { SAMPLE_LINES } from '../../web-demo/samples/render-sample.mjs';
 
-const CHROMIUM = process.env.TESSERA_CHROMIUM ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 const OUTPUT = path.join(process.env.TESSERA_TEST_OUTPUT ?? path.join(REPO, 'build/test-output'), 'web-demo');
 
 const servers = [];
@@ -57,7 +54,7 @@ async function readLines(on) {
 before(async () => {
   fs.mkdirSync(OUTPUT, { recursive: true });
   const url = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(url);
