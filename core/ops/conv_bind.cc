@@ -170,7 +170,7 @@ class IgemmConvKernel final : public ConvKernelBase {
     gemm_.ukernel(m, nc, g_.in_per_group, taps_, b.pointers, w, b.y + o, g_.out_c,
                   b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
     if (!attrs_.epilogue.has_tail()) return;
-    for (int64_t i = 0; i < m; ++i) apply_epilogue_tail(elementwise_, attrs_.epilogue, b.y + o + i * g_.out_c, nc);
+    apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, b.y + o, m, nc, g_.out_c);
   }
 
   // Row pointers for MR output pixels starting at `pixel` (row-major within the image), one

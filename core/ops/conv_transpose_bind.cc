@@ -113,7 +113,7 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
                 gemm_.ukernel(m, nc, cg_, taps, pointers, w, y + o, pixel_stride, residual ? residual + o : nullptr,
                               pixel_stride, e.clamp);
                 if (!e.has_tail() || whole_rows) continue;
-                for (int64_t i = 0; i < m; ++i) apply_epilogue_tail(elementwise_, e, y + o + i * pixel_stride, nc);
+                apply_epilogue_tail_rows(elementwise_, e, y + o, m, nc, pixel_stride);
               }
             }
           }

@@ -33,6 +33,12 @@ void apply_epilogue_tail(const kernels::ElementwiseKernels& k, const Epilogue& e
   if (e.shift != 0.0f) k.binary(kernels::BinaryOp::kAdd, n, y, 1, &e.shift, 0, y);
 }
 
+void apply_epilogue_tail_rows(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t rows,
+                              int64_t cols, int64_t stride) {
+  if (cols == stride) return apply_epilogue_tail(k, e, y, rows * cols);
+  for (int64_t i = 0; i < rows; ++i) apply_epilogue_tail(k, e, y + i * stride, cols);
+}
+
 void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n) {
   if (e.has_clamp()) k.unary(kernels::UnaryOp::kClip, {e.clamp.min, e.clamp.max}, n, y, y);
   apply_epilogue_tail(k, e, y, n);

@@ -12,6 +12,11 @@ void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilo
 // The same without the clamp, for kernels whose store already clamped (the GEMM family).
 void apply_epilogue_tail(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n);
 
+// apply_epilogue_tail on `rows` runs of `cols` values, `stride` apart: a GEMM micro-kernel's
+// block. Rows that touch (cols == stride) go in one call.
+void apply_epilogue_tail_rows(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t rows,
+                              int64_t cols, int64_t stride);
+
 // The same on one value, with the reference functions (for reference kernels).
 float reference_epilogue_activation(const Epilogue& e, float y);
 

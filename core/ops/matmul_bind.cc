@@ -111,7 +111,7 @@ class MatMulKernel final : public TileKernel {
           gemm_.ukernel(rows, cols, d_.k, 1, a_ptrs, w, y_matrix + o, d_.n, r_matrix ? r_matrix + o : nullptr, d_.n,
                         attrs_.epilogue.clamp);
           if (attrs_.epilogue.has_tail()) {
-            for (int64_t i = 0; i < rows; ++i) apply_epilogue_tail(elementwise_, attrs_.epilogue, y_matrix + o + i * d_.n, cols);
+            apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, y_matrix + o, rows, cols, d_.n);
           }
         }
       }
