@@ -5,7 +5,7 @@ import onnxProto from 'onnx-proto';
 
 import { ConvertError } from './errors.js';
 import { UniqueNames } from './names.js';
-import { attributeKind, isEngineOp, kEngineOps } from './ops.js';
+import { attributeInputs, attributeKind, isEngineOp } from './ops.js';
 import { kOnnxType, tensorBytes, tensorFrom } from './tensor.js';
 
 const { onnx } = onnxProto;
@@ -13,7 +13,6 @@ const kAttr = onnx.AttributeProto.AttributeType;
 const kOpset = 20;
 const kIrVersion = 9;  // the IR version that introduced opset 20
 const kStoredTypes = { float32: 4, int64: 8, int32: 4 };
-const kReduceOps = Object.keys(kEngineOps).filter((op) => op.startsWith('Reduce'));
 const utf8 = new TextEncoder();
 
 function valueInfo(entry, where) {
@@ -39,16 +38,30 @@ function initializer(entry, weights, index) {
   return { name: entry.name, dims: entry.shape, dataType: kOnnxType[entry.dtype], rawData: weights.slice(offset, offset + length) };
 }
 
+/** AttributeProto writers for each attribute kind of the operator schema. */
+export const kAttributeWriters = {
+  int: (name, value) => ({ name, type: kAttr.INT, i: value }),
+  float: (name, value) => ({ name, type: kAttr.FLOAT, f: value }),
+  string: (name, value) => ({ name, type: kAttr.STRING, s: utf8.encode(value) }),
+  ints: (name, value) => ({ name, type: kAttr.INTS, ints: value }),
+  floats: (name, value) => ({ name, type: kAttr.FLOATS, floats: value }),
+};
+
+/**
+ * Input tensors for attributes the latest opset takes as inputs (schema "attr_inputs"), by
+ * attribute kind: a float becomes a float32 scalar, a list of integers an int64 vector.
+ */
+export const kAttributeInputTensors = {
+  float: (value) => tensorFrom('float32', [], [value]),
+  floats: (value) => tensorFrom('float32', [value.length], value),
+  int: (value) => tensorFrom('int64', [], [value]),
+  ints: (value) => tensorFrom('int64', [value.length], value),
+};
+
 function attribute(op, name, value, where) {
-  const kind = attributeKind(op, name);
-  switch (kind) {
-    case 'int': return { name, type: kAttr.INT, i: value };
-    case 'float': return { name, type: kAttr.FLOAT, f: value };
-    case 'string': return { name, type: kAttr.STRING, s: utf8.encode(value) };
-    case 'ints': return { name, type: kAttr.INTS, ints: value };
-    case 'floats': return { name, type: kAttr.FLOATS, floats: value };
-    default: throw new ConvertError(`${where}: unknown attribute "${name}"`);
-  }
+  const write = kAttributeWriters[attributeKind(op, name)];
+  if (!write) throw new ConvertError(`${where}: unknown attribute "${name}"`);
+  return write(name, value);
 }
 
 /**
@@ -84,15 +97,12 @@ export function exportOnnx(json, weightsBytes = new Uint8Array(0)) {
       inputs[at] = constant(`${node.name}_${name}`, tensor);
       delete attrs[name];
     };
-    // Opset 20 takes these as inputs; the engine reads either form.
-    if (node.op === 'Clip') {
-      if (attrs.max !== undefined) moveToInput('max', 2, tensorFrom('float32', [], [attrs.max]));
-      if (attrs.min !== undefined) moveToInput('min', 1, tensorFrom('float32', [], [attrs.min]));
+    // Opset 20 takes these as inputs (the schema's attr_inputs); the engine reads either form.
+    // The highest input first, so that lower ones fill the omitted slots before it.
+    const moved = Object.entries(attributeInputs(node.op)).sort((a, b) => b[1] - a[1]);
+    for (const [name, at] of moved) {
+      if (attrs[name] !== undefined) moveToInput(name, at, kAttributeInputTensors[attributeKind(node.op, name)](attrs[name]));
     }
-    if (['Squeeze', 'Unsqueeze', ...kReduceOps].includes(node.op) && attrs.axes) {
-      moveToInput('axes', 1, tensorFrom('int64', [attrs.axes.length], attrs.axes));
-    }
-    if (node.op === 'Split' && attrs.split) moveToInput('split', 1, tensorFrom('int64', [attrs.split.length], attrs.split));
     // Opset 18+ needs the part count stated when no sizes are given.
     if (node.op === 'Split' && !inputs[1] && attrs.num_outputs === undefined) attrs.num_outputs = node.outputs.length;
     return {

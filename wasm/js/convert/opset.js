@@ -1,7 +1,7 @@
 // Opset normalisation: rewrites nodes of older opsets (and inference-only ops like Dropout)
 // into the latest-opset forms docs/model-format.md describes, before shapes are inferred.
 import { ConvertError } from './errors.js';
-import { kEngineOps } from './ops.js';
+import { isEngineOp, kEngineOps } from './ops.js';
 import { normalizeAxis, splitSizes } from './shape_util.js';
 import { numel, tensorFrom } from './tensor.js';
 
@@ -45,7 +45,7 @@ function without(attrs, ...names) {
 // Engine ops (and Dropout) keep the outputs Tessera computes, usually output 0 only; a used
 // extra output is an error. Other ops keep theirs (they are folded or reported).
 function trimOutputs(node, ctx) {
-  const limit = kEngineOps[node.op] ? kEngineOps[node.op].outputs ?? 1 : node.op === 'Dropout' ? 1 : Infinity;
+  const limit = isEngineOp(node.op) ? kEngineOps[node.op].outputs : node.op === 'Dropout' ? 1 : Infinity;
   if (node.outputs.length <= limit) return node;
   node.outputs.forEach((name, i) => {
     if (i >= limit && name && ctx.isUsed(name)) {
