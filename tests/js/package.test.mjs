@@ -27,7 +27,7 @@ it('packs the engine, the converter and the CLI', () => {
   assert.equal(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout)[0].files.map((f) => f.path);
   const expected = ['package.json', 'wasm/js/index.js', 'wasm/js/index.d.ts', 'wasm/js/engine.js', 'wasm/js/cli.js'];
-  expected.push('wasm/js/convert/index.js', 'wasm/js/convert/index.d.ts', 'wasm/js/convert/export.js');
+  expected.push('wasm/js/convert/index.js', 'wasm/js/convert/index.d.ts', 'wasm/js/convert/export.js', 'wasm/js/convert/op_schema.js');
   for (const f of expected) assert.ok(files.includes(f), `${f} is not packed`);
   assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('node_modules/')));
 });
