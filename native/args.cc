@@ -60,11 +60,11 @@ Result<Args> parse_args(int argc, char** argv, int first, const ArgSpec& spec) {
   return args;
 }
 
-std::vector<std::string> split_list(const std::string& text) {
+std::vector<std::string> split_list(const std::string& text, char separator) {
   std::vector<std::string> parts;
   size_t start = 0;
   while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
+    const size_t comma = text.find(separator, start);
     const size_t end = comma == std::string::npos ? text.size() : comma;
     if (end > start) parts.push_back(text.substr(start, end - start));
     if (comma == std::string::npos) break;

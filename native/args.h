@@ -31,6 +31,6 @@ struct Args {
 Result<Args> parse_args(int argc, char** argv, int first, const ArgSpec& spec);
 
 // Splits "a,b,c".
-std::vector<std::string> split_list(const std::string& text);
+std::vector<std::string> split_list(const std::string& text, char separator = ',');
 
 }  // namespace tessera::cli

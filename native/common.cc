@@ -3,7 +3,9 @@
 
 #include "native/commands.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 namespace tessera::cli {
@@ -17,10 +19,39 @@ Result<CompileOptions> compile_options(const Args& args, int threads) {
   return options;
 }
 
-Result<std::vector<Tensor>> make_inputs(const ModelInfo& info, const Args& args) {
+Result<InputDims> input_dims(const Model& model, const Args& args) {
+  InputDims dims;
+  for (const ValueSpec& input : model.inputs()) dims.emplace_back(input.name, input.static_dims());
+  for (const std::string& spec : args.all("shape")) {
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos) return Status::error("--shape expects NAME=AxBxC, got \"" + spec + "\"");
+    const std::string name = spec.substr(0, eq);
+    auto it = std::find_if(dims.begin(), dims.end(), [&](const auto& d) { return d.first == name; });
+    if (it == dims.end()) return Status::error("--shape: the model has no input \"" + name + "\"");
+    it->second.clear();
+    for (const std::string& d : split_list(spec.substr(eq + 1), 'x')) {
+      char* end = nullptr;
+      const long long value = std::strtoll(d.c_str(), &end, 10);
+      if (d.empty() || *end != '\0' || value < 1) {
+        return Status::error("--shape " + name + ": \"" + spec.substr(eq + 1) + "\" is not dims like 1x3x224x224");
+      }
+      it->second.push_back(value);
+    }
+  }
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const ValueSpec& input = model.inputs()[i];
+    if (std::find(dims[i].second.begin(), dims[i].second.end(), 0) != dims[i].second.end()) {
+      return Status::error("input \"" + input.name + "\" has symbolic dims " + input.dims_string() +
+                           ": give them with --shape " + input.name + "=AxB...");
+    }
+  }
+  return dims;
+}
+
+Result<std::vector<Tensor>> make_inputs(const Model& model, const InputDims& dims, const Args& args) {
   if (args.all("input").empty()) {
     TESSERA_ASSIGN_OR_RETURN(int seed, args.get_int("random-input", 1, 0, 1 << 30));
-    return random_inputs(info.inputs, static_cast<uint64_t>(seed));
+    return model.random_inputs(dims, static_cast<uint64_t>(seed));
   }
   if (args.has("random-input")) return Status::error("--input and --random-input exclude each other");
   std::vector<Tensor> inputs;
@@ -28,23 +59,24 @@ Result<std::vector<Tensor>> make_inputs(const ModelInfo& info, const Args& args)
     const size_t eq = spec.find('=');
     if (eq == std::string::npos) return Status::error("--input expects NAME=FILE.bin, got \"" + spec + "\"");
     const std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
-    const Tensor* declared = nullptr;
-    for (const Tensor& t : info.inputs) {
-      if (t.name == name) declared = &t;
-    }
-    if (!declared) return Status::error("--input: the model has no input \"" + name + "\"");
+    size_t i = 0;
+    while (i < dims.size() && dims[i].first != name) ++i;
+    if (i == dims.size()) return Status::error("--input: the model has no input \"" + name + "\"");
+    const DType dtype = model.inputs()[i].dtype;
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) return Status::error("--input: cannot open \"" + path + "\"");
-    int64_t n = 1;
-    for (int64_t d : declared->dims) n *= d;
+    Tensor t = Tensor::spec(name, dims[i].second, dtype);
+    const auto expected = static_cast<std::streamoff>(t.element_count() * dtype_size(dtype));
     const std::streamoff size = file.tellg();
-    if (size != n * 4) {
-      return Status::error("--input " + name + ": \"" + path + "\" has " + std::to_string(size) + " bytes, expected " +
-                           std::to_string(n * 4) + " (float32)");
+    if (size != expected) {
+      return Status::error("--input " + name + ": \"" + path + "\" has " + std::to_string(size) +
+                           " bytes, expected " + std::to_string(expected) + " (" + dtype_name(dtype) + " " +
+                           model.inputs()[i].dims_string() + " as " + std::to_string(t.element_count()) +
+                           " values)");
     }
-    Tensor t{name, declared->dims, std::vector<float>(n)};
+    t.bytes.resize(static_cast<size_t>(size));
     file.seekg(0);
-    file.read(reinterpret_cast<char*>(t.data.data()), size);
+    file.read(reinterpret_cast<char*>(t.bytes.data()), size);
     inputs.push_back(std::move(t));
   }
   return inputs;

@@ -12,14 +12,19 @@
 namespace tessera::cli {
 
 // Options every model-loading command accepts.
-inline const std::set<std::string> kModelOptions = {"threads", "isa", "tile-flops"};
+inline const std::set<std::string> kModelOptions = {"threads", "isa", "tile-flops", "shape"};
 inline const std::set<std::string> kModelFlags = {"no-reuse", "help"};
 
 Result<CompileOptions> compile_options(const Args& args, int threads);
 
-// --input NAME=FILE.bin (raw little-endian float32) for each input, or --random-input SEED
-// (uniform in [-1, 1), the default with seed 1).
-Result<std::vector<Tensor>> make_inputs(const ModelInfo& info, const Args& args);
+// The dims to specialise for: --shape NAME=AxBxC for inputs with symbolic dims (any input
+// may be named); the others keep their declared dims. Fails naming an input left symbolic.
+Result<InputDims> input_dims(const Model& model, const Args& args);
+
+// --input NAME=FILE.bin (raw little-endian values of the input's dtype) for each input, or
+// --random-input SEED (the default with seed 1): floats in [-1, 1), token ids within the
+// table they index, other integers 0/1.
+Result<std::vector<Tensor>> make_inputs(const Model& model, const InputDims& dims, const Args& args);
 
 // The one positional argument: the model path.
 Result<std::string> model_path(const Args& args);

@@ -40,7 +40,11 @@ int inspect_command(int argc, char** argv) {
   if (!options.ok()) return fail("inspect", options.status().message());
   auto model = Model::load_file(*path, *options);
   if (!model.ok()) return fail("inspect", model.status().message());
-  const ModelInfo& info = model.value()->info();
+  auto dims = input_dims(*model.value(), *args);
+  if (!dims.ok()) return fail("inspect", dims.status().message());
+  auto compiled = model.value()->info(*dims);
+  if (!compiled.ok()) return fail("inspect", compiled.status().message());
+  const ModelInfo& info = *compiled;
 
   std::printf("%-32s %-18s %-24s %-18s %-8s %10s %-12s %6s %7s  %s\n", "node", "op", "kernel", "shape", "layout",
               "FLOPs", "grid", "tiles", "edges", "fused");

@@ -15,14 +15,16 @@ namespace tessera::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: tessera run MODEL.json [--input NAME=FILE.bin ... | --random-input SEED]\n"
+    "usage: tessera run MODEL.json [--shape NAME=AxBxC ...] [--input NAME=FILE.bin ... | --random-input SEED]\n"
     "                   [--output-dir DIR] [--threads N] [--scheduler dynamic|barrier|shuffle]\n"
     "                   [--isa auto|avx512|avx2|scalar] [--tile-flops F] [--no-reuse]\n"
     "\n"
-    "Runs MODEL.json once. Inputs are raw little-endian float32 files in the input's shape, or\n"
-    "uniform random values in [-1, 1) from SEED (default: --random-input 1). Each output is\n"
-    "written to DIR/<name>.bin (raw float32) and described in DIR/outputs.json\n"
-    "(default DIR: tessera_out). Prints a summary of every output and the latency.\n";
+    "Runs MODEL.json once. --shape gives the dims of inputs with symbolic dims (\"batch\", \"seq\").\n"
+    "Inputs are raw little-endian files of the input's dtype and dims, or seeded random values\n"
+    "(default: --random-input 1): floats uniform in [-1, 1), token ids within the table they\n"
+    "index, other integers and bools 0/1. Each output is written to DIR/<name>.bin (raw, in\n"
+    "its dtype) and described in DIR/outputs.json (dims, dtype; default DIR: tessera_out).\n"
+    "Prints a summary of every output and the latency.\n";
 
 std::string safe_file_name(const std::string& name) {
   std::string s = name;
@@ -32,26 +34,36 @@ std::string safe_file_name(const std::string& name) {
   return s;
 }
 
+// The elements of `t` as doubles, whatever its dtype.
+std::vector<double> as_doubles(const Tensor& t) {
+  std::vector<double> v;
+  for (float x : t.values<float>()) v.push_back(x);
+  for (int64_t x : t.values<int64_t>()) v.push_back(static_cast<double>(x));
+  for (int32_t x : t.values<int32_t>()) v.push_back(x);
+  for (uint8_t x : t.values<uint8_t>()) v.push_back(x);
+  return v;
+}
+
 void print_summary(const Tensor& t) {
-  double sum = 0;
-  float lo = INFINITY, hi = -INFINITY;
-  for (float v : t.data) {
+  const std::vector<double> values = as_doubles(t);
+  double sum = 0, lo = INFINITY, hi = -INFINITY;
+  for (double v : values) {
     sum += v;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
   std::string dims;
   for (int64_t d : t.dims) dims += (dims.empty() ? "" : "x") + std::to_string(d);
-  std::printf("  %s [%s]  min %.6g  max %.6g  mean %.6g\n", t.name.c_str(), dims.c_str(), lo, hi,
-              sum / static_cast<double>(t.data.size()));
+  std::printf("  %s %s [%s]  min %.6g  max %.6g  mean %.6g\n", t.name.c_str(), dtype_name(t.dtype), dims.c_str(), lo,
+              hi, sum / static_cast<double>(values.size()));
   // For [N, K] scores, the top classes of the first row.
-  if (t.dims.size() == 2 && t.dims[1] >= 5) {
+  if (t.dtype == DType::kFloat32 && t.dims.size() == 2 && t.dims[1] >= 5) {
     std::vector<int> index(t.dims[1]);
     for (size_t i = 0; i < index.size(); ++i) index[i] = static_cast<int>(i);
     std::partial_sort(index.begin(), index.begin() + 5, index.end(),
-                      [&](int a, int b) { return t.data[a] > t.data[b]; });
+                      [&](int a, int b) { return values[a] > values[b]; });
     std::printf("    top-5 of row 0:");
-    for (int i = 0; i < 5; ++i) std::printf(" %d (%.4g)", index[i], t.data[index[i]]);
+    for (int i = 0; i < 5; ++i) std::printf(" %d (%.4g)", index[i], values[index[i]]);
     std::printf("\n");
   }
 }
@@ -76,8 +88,12 @@ int run_command(int argc, char** argv) {
   if (!options.ok()) return fail("run", options.status().message());
   auto model = Model::load_file(*path, *options);
   if (!model.ok()) return fail("run", model.status().message());
-  const ModelInfo& info = model.value()->info();
-  auto inputs = make_inputs(info, *args);
+  auto dims = input_dims(*model.value(), *args);
+  if (!dims.ok()) return fail("run", dims.status().message());
+  auto compiled = model.value()->info(*dims);
+  if (!compiled.ok()) return fail("run", compiled.status().message());
+  const ModelInfo& info = *compiled;
+  auto inputs = make_inputs(*model.value(), *dims, *args);
   if (!inputs.ok()) return fail("run", inputs.status().message());
 
   Session session(model.value(), Executor::create(*threads));
@@ -96,9 +112,9 @@ int run_command(int argc, char** argv) {
   for (const Tensor& t : *outputs) {
     const std::string file = safe_file_name(t.name) + ".bin";
     std::ofstream out(dir + "/" + file, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(4 * t.data.size()));
+    out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
     if (!out) return fail("run", "cannot write \"" + dir + "/" + file + "\"");
-    listing.push_back({{"name", t.name}, {"dims", t.dims}, {"dtype", "float32"}, {"file", file}});
+    listing.push_back({{"name", t.name}, {"dims", t.dims}, {"dtype", dtype_name(t.dtype)}, {"file", file}});
   }
   std::ofstream(dir + "/outputs.json") << nlohmann::json{{"model", info.name}, {"outputs", listing}}.dump(2) << "\n";
 

@@ -40,7 +40,9 @@ int trace_command(int argc, char** argv) {
   if (!options.ok()) return fail("trace", options.status().message());
   auto model = Model::load_file(*path, *options);
   if (!model.ok()) return fail("trace", model.status().message());
-  auto inputs = make_inputs(model.value()->info(), *args);
+  auto dims = input_dims(*model.value(), *args);
+  if (!dims.ok()) return fail("trace", dims.status().message());
+  auto inputs = make_inputs(*model.value(), *dims, *args);
   if (!inputs.ok()) return fail("trace", inputs.status().message());
   Session session(model.value(), Executor::create(*threads));
   // Warm up for about half a second so the trace shows steady state (caches, page tables).
@@ -53,7 +55,7 @@ int trace_command(int argc, char** argv) {
   const std::vector<TileEvent>& events = session.last_trace();
   const std::string output = args->get("output", "");
   std::ofstream file(output);
-  file << chrome_trace_json(model.value()->info(), events);
+  file << chrome_trace_json(session.last_info(), events);
   if (!file) return fail("trace", "cannot write \"" + output + "\"");
   int64_t end_ns = 0;
   for (const TileEvent& e : events) end_ns = std::max(end_ns, e.end_ns);

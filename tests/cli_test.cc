@@ -54,7 +54,7 @@ TEST_CASE("malformed models fail with a message naming the problem and exit code
       {"unknown_attribute.json", "unknown or unsupported attribute \"stride\""},
       {"shape_mismatch.json", "weights [3, 2, 3, 3] expect 2 input channels, input has 5"},
       {"output_shape_mismatch.json",
-       "outputs[0] \"y\": declared shape [1, 3, 5, 5] but the graph computes [1, 3, 4, 4]"},
+       "outputs[0] \"y\": declared float32 [1, 3, 5, 5] but the graph computes float32 [1, 3, 4, 4]"},
       {"cycle.json", "is part of a cycle"},
       {"weights_too_short.json", "initializers[0] \"w\": bytes [0, 216) lie past the end of the 100-byte weights file"},
       {"misaligned_weights.json", "offset 2 is not a multiple of 4"},
@@ -76,7 +76,7 @@ TEST_CASE("malformed models fail with a message naming the problem and exit code
 TEST_CASE("the valid twin of the malformed models runs") {
   const Outcome o = run_cli("run " + malformed("valid.json") + " --output-dir /tmp/tessera_cli_test/out");
   CHECK(o.exit_code == 0);
-  CHECK(o.out.find("y [1x3x4x4]") != std::string::npos);
+  CHECK(o.out.find("y float32 [1x3x4x4]") != std::string::npos);
   CHECK(std::filesystem::file_size("/tmp/tessera_cli_test/out/y.bin") == 4 * 3 * 4 * 4);
 }
 

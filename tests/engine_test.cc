@@ -24,12 +24,12 @@ TEST_CASE("run rejects wrong inputs with messages naming them, then keeps workin
   REQUIRE(model.ok());
   Session session(model.value(), Executor::create(2));
   const std::string name = m.inputs[0].name;
-  auto wrong_name = session.run({{"nope", m.inputs[0].dims, m.inputs[0].data}}, {});
+  auto wrong_name = session.run({{"nope", m.inputs[0].dims, std::vector<float>(m.inputs[0].floats().begin(), m.inputs[0].floats().end())}}, {});
   CHECK(wrong_name.status().message() == "input \"nope\": the model has no input of that name");
-  auto wrong_dims = session.run({{name, {1, 3, 16}, m.inputs[0].data}}, {});
-  CHECK(wrong_dims.status().message() == "input \"" + name + "\": expected dims [1, 3, 16, 16], got [1, 3, 16]");
+  auto wrong_dims = session.run({{name, {1, 3, 16}, std::vector<float>(m.inputs[0].floats().begin(), m.inputs[0].floats().end())}}, {});
+  CHECK(wrong_dims.status().message() == "input \"" + name + "\": expected rank 4 [1, 3, 16, 16], got dims [1, 3, 16]");
   auto short_data = session.run({{name, m.inputs[0].dims, {1.0f, 2.0f}}}, {});
-  CHECK(short_data.status().message() == "input \"" + name + "\": has 2 values, dims need 768");
+  CHECK(short_data.status().message() == "input \"" + name + "\": has 2 values, dims [1, 3, 16, 16] need 768");
   auto missing = session.run({}, {});
   CHECK(missing.status().message() == "input \"" + name + "\": missing");
   auto good = session.run(m.inputs, {});
@@ -100,7 +100,7 @@ TEST_CASE("a traced run records every tile once, on the executor's threads") {
   RunOptions options;
   options.trace = true;
   REQUIRE(session.run(m.inputs, options).ok());
-  const ModelInfo& info = model.value()->info();
+  const ModelInfo info = model.value()->info().value();
   const auto& events = session.last_trace();
   REQUIRE(events.size() == info.tiles);
   for (size_t i = 0; i < events.size(); ++i) {

@@ -22,7 +22,7 @@ TEST_CASE("tiny zoo models give identical bits for every thread count, scheduler
     options.both_arena_plans = true;
     options.tile_flops = 5e4;  // many tiles, many edges
     options.repeats = 3;
-    check_model(files.json, files.weights, random_inputs(model.value()->info().inputs, 3), options);
+    check_model(files.json, files.weights, random_inputs(model.value()->info().value().inputs, 3), options);
   }
 }
 

@@ -90,7 +90,7 @@ std::vector<std::vector<bool>> ancestor_sets(const tiles::TileGraph& g) {
 
 void copy_inputs(const tiles::TileGraph& g, const std::vector<Tensor>& inputs, std::byte* arena) {
   for (size_t i = 0; i < g.inputs.size(); ++i) {
-    std::memcpy(arena + g.inputs[i].arena_offset, inputs[i].data.data(), 4 * inputs[i].data.size());
+    std::memcpy(arena + g.inputs[i].arena_offset, inputs[i].floats().data(), 4 * inputs[i].floats().size());
   }
 }
 

@@ -15,14 +15,14 @@ void check_zoo_model(const std::string& name, bool compare_with_reference) {
   const ModelFiles files = read_model_files(std::string(TESSERA_ZOO_DIR) + "/" + name + ".json");
   auto model = Model::load(files.json, files.weights, {});
   REQUIRE(model.ok());
-  const std::vector<Tensor> inputs = random_inputs(model.value()->info().inputs, 12345);
+  const std::vector<Tensor> inputs = random_inputs(model.value()->info().value().inputs, 12345);
   CheckOptions options;
   options.threads = {1, 2, 4, 8};
   options.all_isas = false;
   options.tolerance = compare_with_reference ? 1e-4 : -1;
   for (const Tensor& t : check_model(files.json, files.weights, inputs, options)) {
     float lo = INFINITY, hi = -INFINITY;
-    for (float v : t.data) {
+    for (float v : t.floats()) {
       REQUIRE(std::isfinite(v));
       lo = std::min(lo, v), hi = std::max(hi, v);
     }

@@ -1,10 +1,9 @@
-// Model loading and compilation: the data flow of DESIGN.md, one function per arrow.
+// Model loading and specialisation: the data flow of DESIGN.md, one function per arrow.
 #include "core/engine/compiled_model.h"
 
 #include <chrono>
 #include <cstring>
 
-#include "core/base/cpu_features.h"
 #include "core/graph/build.h"
 #include "core/model/load.h"
 #include "core/plan/default_tiling.h"
@@ -29,8 +28,8 @@ ModelInfo describe(const graph::Graph& g, const tiles::TileGraph& tg, Isa isa) {
     info.nodes.push_back({n.name, n.op, n.kernel->kernel_name(), n.fused, n.fused_nodes, n.shape, n.layout.name(),
                           n.grid, n.task_count, n.in_edges, n.flops});
   }
-  for (const tiles::IoBinding& b : tg.inputs) info.inputs.push_back({b.name, b.shape, {}});
-  for (const tiles::IoBinding& b : tg.outputs) info.outputs.push_back({b.name, b.shape, {}});
+  for (const tiles::IoBinding& b : tg.inputs) info.inputs.push_back(Tensor::spec(b.name, b.shape, b.dtype));
+  for (const tiles::IoBinding& b : tg.outputs) info.outputs.push_back(Tensor::spec(b.name, b.shape, b.dtype));
   info.tiles = tg.tasks.size();
   info.data_edges = tg.data_edges;
   info.reuse_edges = tg.reuse_edges;
@@ -41,37 +40,81 @@ ModelInfo describe(const graph::Graph& g, const tiles::TileGraph& tg, Isa isa) {
   info.arena_bytes = tg.arena_bytes;
   info.tensor_bytes = tg.tensor_bytes;
   for (const graph::Tensor& t : g.tensors) {
-    if (t.is_constant()) info.weight_bytes += 4 * ops::element_count(t.shape);
+    if (t.is_constant()) info.weight_bytes += t.bytes();
   }
   info.isa = std::string(isa_name(isa));
   return info;
+}
+
+// The cache key: every input's dims, in the model's input order.
+std::string signature(const graph::InputBinding& binding) {
+  std::string key;
+  for (const ops::Shape& shape : binding.shapes) key += ops::shape_string(shape) + ";";
+  return key;
 }
 
 }  // namespace
 
 Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& json_text, AlignedBuffer weights,
                                                             const CompileOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  TESSERA_ASSIGN_OR_RETURN(Isa isa, resolve_isa(options.isa));
+  auto model = std::shared_ptr<CompiledModel>(new CompiledModel());
+  TESSERA_ASSIGN_OR_RETURN(model->isa_, resolve_isa(options.isa));
   if (options.threads < 1) return Status::error("threads must be at least 1");
   if (!(options.tile_flops >= 1.0 && options.tile_flops <= 1e15)) {
     return Status::error("tile_flops must be a number from 1 to 1e15");
   }
-  TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model(json_text, std::move(weights)));
-  auto model = std::shared_ptr<CompiledModel>(new CompiledModel());
-  TESSERA_ASSIGN_OR_RETURN(model->graph_, graph::build_graph(desc));
-  TESSERA_RETURN_IF_ERROR(graph::optimize(model->graph_));
-  plan::TilingOptions tiling;
-  tiling.threads = options.threads;
-  tiling.target_tile_flops = options.tile_flops;
-  const tiles::TilingPlan plan = plan::default_tiling(model->graph_, tiling);
-  tiles::CompileOptions compile_options;
-  compile_options.reuse_memory = options.reuse_memory;
-  compile_options.max_isa = isa;
-  TESSERA_ASSIGN_OR_RETURN(model->tile_graph_, tiles::compile(model->graph_, plan, compile_options));
-  model->info_ = describe(model->graph_, model->tile_graph_, isa);
-  model->info_.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (options.max_specializations < 1) return Status::error("max_specializations must be at least 1");
+  model->options_ = options;
+  TESSERA_ASSIGN_OR_RETURN(model->desc_, model::load_model(json_text, std::move(weights)));
+  bool fixed = true;
+  for (const ValueSpec& input : model->desc_.inputs) fixed = fixed && input.is_static();
+  if (fixed) TESSERA_RETURN_IF_ERROR(model->specialize({}).status());
   return std::shared_ptr<const Model>(std::move(model));
+}
+
+Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::InputBinding& binding) const {
+  const auto start = std::chrono::steady_clock::now();
+  auto s = std::make_shared<Specialization>();
+  TESSERA_ASSIGN_OR_RETURN(s->graph, graph::build_graph(desc_, binding, store_));
+  TESSERA_RETURN_IF_ERROR(graph::optimize(s->graph));
+  plan::TilingOptions tiling;
+  tiling.threads = options_.threads;
+  tiling.target_tile_flops = options_.tile_flops;
+  const tiles::TilingPlan plan = plan::default_tiling(s->graph, tiling);
+  tiles::CompileOptions compile_options;
+  compile_options.reuse_memory = options_.reuse_memory;
+  compile_options.max_isa = isa_;
+  compile_options.store = store_.get();
+  TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, plan, compile_options));
+  s->info = describe(s->graph, s->tile_graph, isa_);
+  s->info.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::shared_ptr<const Specialization>(std::move(s));
+}
+
+Result<std::shared_ptr<const Specialization>> CompiledModel::specialize(const InputDims& dims) const {
+  graph::InputBinding binding;
+  if (dims.empty()) {
+    TESSERA_ASSIGN_OR_RETURN(binding, graph::static_binding(desc_.inputs));
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(binding, graph::bind_inputs(desc_.inputs, dims));
+  }
+  const std::string key = signature(binding);
+  std::lock_guard lock(mutex_);
+  for (auto it = cache_.begin(); it != cache_.end(); ++it) {
+    if (it->first == key) {
+      cache_.splice(cache_.begin(), cache_, it);
+      return it->second;
+    }
+  }
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, build(binding));
+  cache_.emplace_front(key, s);
+  if (cache_.size() > static_cast<size_t>(options_.max_specializations)) cache_.pop_back();
+  return s;
+}
+
+Result<ModelInfo> CompiledModel::info(const InputDims& dims) const {
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
+  return s->info;
 }
 
 Result<std::shared_ptr<const Model>> Model::load(const std::string& json_text, std::vector<uint8_t> weights,

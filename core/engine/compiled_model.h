@@ -1,28 +1,53 @@
-// CompiledModel: the Model implementation, owning the graph (constants) and tile graph.
+// CompiledModel: the Model implementation. It keeps the loaded model description and its
+// weights, and compiles one Specialization per distinct set of input dims (cached, least
+// recently used evicted); all of them intern their constants and packed weights in one store.
 #pragma once
 
+#include <list>
 #include <memory>
+#include <mutex>
 
-#include "core/graph/graph.h"
+#include "core/base/constant_store.h"
+#include "core/base/cpu_features.h"
+#include "core/graph/build.h"
+#include "core/model/model_desc.h"
 #include "core/runtime/executor.h"
 #include "core/tiles/tile_graph.h"
 #include "tessera/engine.h"
 
 namespace tessera {
 
+// The model compiled for one set of input dims. Immutable; sessions hold it while they run.
+struct Specialization {
+  graph::Graph graph;  // owns the constants the kernels point into
+  tiles::TileGraph tile_graph;
+  ModelInfo info;
+};
+
 class CompiledModel final : public Model {
  public:
-  // The whole pipeline: load -> graph passes -> tiling plan -> tile graph.
+  // Loads and validates the model; a model whose dims are all fixed is specialised now, so
+  // its errors surface at load time.
   static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, AlignedBuffer weights,
                                                       const CompileOptions& options);
 
-  const ModelInfo& info() const override { return info_; }
-  const tiles::TileGraph& tile_graph() const { return tile_graph_; }
+  const std::vector<ValueSpec>& inputs() const override { return desc_.inputs; }
+  const std::vector<ValueSpec>& outputs() const override { return desc_.outputs; }
+  Result<ModelInfo> info(const InputDims& dims) const override;
+  Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const override;
+
+  // The specialisation for `dims`, compiled on a miss. Thread-safe.
+  Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;
 
  private:
-  graph::Graph graph_;  // owns the constants the kernels point into
-  tiles::TileGraph tile_graph_;
-  ModelInfo info_;
+  Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;
+
+  model::ModelDesc desc_;
+  CompileOptions options_;
+  Isa isa_ = Isa::kScalar;
+  std::shared_ptr<ConstantStore> store_ = std::make_shared<ConstantStore>();
+  mutable std::mutex mutex_;  // guards cache_; held while compiling, so one compile at a time
+  mutable std::list<std::pair<std::string, std::shared_ptr<const Specialization>>> cache_;  // most recent first
 };
 
 // The Executor implementation: a runtime pool behind the public handle.

@@ -1,4 +1,5 @@
-// Session: owns one run's arena; copies inputs in, runs the tile graph, copies outputs out.
+// Session: picks the specialisation for the inputs' dims, owns one run's arena, copies inputs
+// in, runs the tile graph, copies outputs out.
 #include <cstring>
 #include <limits>
 
@@ -10,21 +11,22 @@ namespace tessera {
 struct Session::Impl {
   std::shared_ptr<const CompiledModel> model;
   std::shared_ptr<ExecutorImpl> executor;
+  std::shared_ptr<const Specialization> last;  // kept alive for last_info() and last_trace()
   AlignedBuffer arena;
   AlignedBuffer scratch;  // one slice per executor thread
   std::vector<float*> scratch_slices;
   std::vector<TileEvent> trace;
 
-  // Allocates the arena and scratch on first use; out of memory is an error, not a crash.
-  Status allocate();
+  // Grows the arena and scratch to what `g` needs; out of memory is an error, not a crash.
+  Status allocate(const tiles::TileGraph& g);
 };
 
-Status Session::Impl::allocate() {
-  const tiles::TileGraph& g = model->tile_graph();
+Status Session::Impl::allocate(const tiles::TileGraph& g) {
   if (arena.size() < static_cast<uint64_t>(g.arena_bytes)) {
+    arena = AlignedBuffer();  // free the old one first: only one is needed
     // Sizes beyond half the address space (32-bit in WebAssembly) cannot be allocated.
     const bool addressable = static_cast<uint64_t>(g.arena_bytes) <= std::numeric_limits<size_t>::max() / 2;
-    arena = addressable ? AlignedBuffer::allocate(g.arena_bytes) : AlignedBuffer();
+    if (addressable) arena = AlignedBuffer::allocate(g.arena_bytes);
     if (arena.data() == nullptr) {
       return Status::error("out of memory: the arena needs " + std::to_string(g.arena_bytes) + " bytes");
     }
@@ -49,35 +51,39 @@ Session::~Session() = default;
 
 const std::vector<TileEvent>& Session::last_trace() const { return impl_->trace; }
 
-namespace {
-
-std::string dims_string(const std::vector<int64_t>& dims) { return ops::shape_string(dims); }
-
-}  // namespace
+const ModelInfo& Session::last_info() const {
+  static const ModelInfo kNone;
+  return impl_->last ? impl_->last->info : kNone;
+}
 
 Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, const RunOptions& options) {
-  const tiles::TileGraph& g = impl_->model->tile_graph();
-  TESSERA_RETURN_IF_ERROR(impl_->allocate());
-  std::vector<bool> given(g.inputs.size(), false);
-  for (const Tensor& t : inputs) {
-    size_t i = 0;
-    while (i < g.inputs.size() && g.inputs[i].name != t.name) ++i;
-    if (i == g.inputs.size()) return Status::error("input \"" + t.name + "\": the model has no input of that name");
-    if (given[i]) return Status::error("input \"" + t.name + "\": given twice");
-    const tiles::IoBinding& b = g.inputs[i];
-    if (t.dims != b.shape) {
-      return Status::error("input \"" + t.name + "\": expected dims " + dims_string(b.shape) + ", got " +
-                           dims_string(t.dims));
-    }
-    if (static_cast<int64_t>(t.data.size()) != ops::element_count(b.shape)) {
-      return Status::error("input \"" + t.name + "\": has " + std::to_string(t.data.size()) + " values, dims need " +
-                           std::to_string(ops::element_count(b.shape)));
-    }
-    std::memcpy(impl_->arena.data() + b.arena_offset, t.data.data(), sizeof(float) * t.data.size());
-    given[i] = true;
+  // No dims would mean "the declared ones" to specialize(): name the first missing input instead.
+  if (inputs.empty() && !impl_->model->inputs().empty()) {
+    return Status::error("input \"" + impl_->model->inputs()[0].name + "\": missing");
   }
-  for (size_t i = 0; i < g.inputs.size(); ++i) {
-    if (!given[i]) return Status::error("input \"" + g.inputs[i].name + "\": missing");
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec, impl_->model->specialize(dims_of(inputs)));
+  const tiles::TileGraph& g = spec->tile_graph;
+  for (const Tensor& t : inputs) {
+    const tiles::IoBinding* b = nullptr;
+    for (const tiles::IoBinding& candidate : g.inputs) {
+      if (candidate.name == t.name) b = &candidate;
+    }
+    const std::string path = "input \"" + t.name + "\"";
+    if (t.dtype != b->dtype) {
+      return Status::error(path + ": expected " + dtype_name(b->dtype) + ", got " + dtype_name(t.dtype));
+    }
+    const int64_t count = ops::element_count(b->shape);
+    if (t.bytes.size() != static_cast<size_t>(count) * dtype_size(t.dtype)) {
+      return Status::error(path + ": has " + std::to_string(t.bytes.size() / dtype_size(t.dtype)) +
+                           " values, dims " + ops::shape_string(b->shape) + " need " + std::to_string(count));
+    }
+  }
+  TESSERA_RETURN_IF_ERROR(impl_->allocate(g));
+  impl_->last = spec;
+  for (const Tensor& t : inputs) {
+    for (const tiles::IoBinding& b : g.inputs) {
+      if (b.name == t.name) std::memcpy(impl_->arena.data() + b.arena_offset, t.bytes.data(), t.bytes.size());
+    }
   }
 
   runtime::RunConfig config;
@@ -95,13 +101,16 @@ Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, cons
 
   std::vector<Tensor> outputs;
   for (const tiles::IoBinding& b : g.outputs) {
-    Tensor t{b.name, b.shape, std::vector<float>(ops::element_count(b.shape))};
-    const float* source =
-        b.constant ? b.constant : reinterpret_cast<const float*>(impl_->arena.data() + b.arena_offset);
-    std::memcpy(t.data.data(), source, sizeof(float) * t.data.size());
-    outputs.push_back(std::move(t));
+    const void* source = b.constant ? b.constant : impl_->arena.data() + b.arena_offset;
+    outputs.push_back(Tensor::of(b.name, b.shape, b.dtype, source));
   }
   return outputs;
+}
+
+InputDims dims_of(const std::vector<Tensor>& inputs) {
+  InputDims dims;
+  for (const Tensor& t : inputs) dims.emplace_back(t.name, t.dims);
+  return dims;
 }
 
 bool parse_scheduler(const std::string& text, Scheduler* scheduler) {

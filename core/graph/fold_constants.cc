@@ -1,5 +1,6 @@
 // Constant folding: a node fed only by constants is evaluated once, by its reference kernel
-// (also when its output is a graph output: the session then copies the constant out).
+// (also when its output is a graph output: the session then copies the constant out). Passes
+// that create such nodes (BatchNorm lowering) rely on it; the graph builder folds the rest.
 #include "core/graph/passes.h"
 
 namespace tessera::graph {
@@ -11,14 +12,7 @@ void fold_constants(Graph& g) {
     bool all_constant = true;
     for (int input : node.inputs) all_constant = all_constant && (input < 0 || g.tensors[input].is_constant());
     if (!all_constant) continue;
-    std::vector<const float*> inputs;
-    for (int input : node.inputs) {
-      const bool is_float = input >= 0 && g.tensors[input].dtype == model::DType::kFloat32;
-      inputs.push_back(is_float ? g.tensors[input].floats() : nullptr);  // shape-like inputs are read at parse time
-    }
-    std::vector<float> data(static_cast<size_t>(ops::element_count(out.shape)));
-    ops::op_reference(node.attrs, g.shapes_of(node), inputs, data.data());
-    out.constant = g.keep(std::move(data));
+    out.constant = g.keep(g.evaluate(node));
     out.producer = -1;
     node.removed = true;
   }

@@ -9,9 +9,16 @@ int Graph::add_tensor(Tensor tensor) {
   return static_cast<int>(tensors.size()) - 1;
 }
 
+const void* Graph::keep(const tessera::Tensor& value) {
+  if (!store_) store_ = std::make_shared<ConstantStore>();
+  constant_data_.push_back(store_->intern(value.bytes.data(), value.bytes.size()));
+  return constant_data_.back()->data();
+}
+
 const float* Graph::keep(std::vector<float> data) {
-  constant_data_.push_back(std::move(data));
-  return constant_data_.back().data();
+  if (!store_) store_ = std::make_shared<ConstantStore>();
+  constant_data_.push_back(store_->intern(data.data(), data.size() * sizeof(float)));
+  return constant_data_.back()->as<float>();
 }
 
 int Graph::add_constant(const std::string& constant_name, const Shape& shape, std::vector<float> data) {
@@ -25,9 +32,23 @@ int Graph::add_constant(const std::string& constant_name, const Shape& shape, st
 
 ops::OpShapes Graph::shapes_of(const Node& node) const {
   ops::OpShapes s;
-  for (int input : node.inputs) s.inputs.push_back(input >= 0 ? tensors[input].shape : Shape{});
+  for (int input : node.inputs) {
+    s.inputs.push_back(input >= 0 ? tensors[input].shape : Shape{});
+    s.input_dtypes.push_back(input >= 0 ? tensors[input].dtype : DType::kFloat32);
+  }
   s.output = tensors[node.output].shape;
+  s.output_dtype = tensors[node.output].dtype;
   return s;
+}
+
+tessera::Tensor Graph::evaluate(const Node& node) const {
+  std::vector<const void*> inputs;
+  for (int input : node.inputs) inputs.push_back(input >= 0 ? tensors[input].constant : nullptr);
+  const Tensor& out = tensors[node.output];
+  tessera::Tensor value = tessera::Tensor::spec(out.name, out.shape, out.dtype);
+  value.bytes.resize(static_cast<size_t>(out.bytes()));
+  ops::op_reference(node.attrs, shapes_of(node), inputs, value.bytes.data());
+  return value;
 }
 
 std::vector<std::vector<int>> Graph::consumers() const {

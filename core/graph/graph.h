@@ -2,12 +2,12 @@
 // logical shapes and, after the layout pass, physical layouts; nodes carry op attributes.
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/base/aligned_buffer.h"
+#include "core/base/constant_store.h"
 #include "core/model/model_desc.h"
 #include "core/ops/ops.h"
 
@@ -29,6 +29,7 @@ struct Tensor {
 
   bool is_constant() const { return constant != nullptr; }
   const float* floats() const { return static_cast<const float*>(constant); }
+  int64_t bytes() const { return ops::element_count(shape) * static_cast<int64_t>(dtype_size(dtype)); }
 };
 
 struct Node {
@@ -55,12 +56,18 @@ class Graph {
   int add_tensor(Tensor tensor);
   // A float constant owned by the graph.
   int add_constant(const std::string& name, const Shape& shape, std::vector<float> data);
-  // Keeps `data` alive as long as the graph; returns its (stable) address.
+  // Keeps the bytes of `value` alive as long as the graph; returns their (stable) address.
+  // Constants equal to one an earlier specialisation kept are shared through the store.
+  const void* keep(const tessera::Tensor& value);
   const float* keep(std::vector<float> data);
   // Keeps the model's weights alive as long as the graph points into them.
   void hold_weights(std::shared_ptr<const AlignedBuffer> weights) { weights_ = std::move(weights); }
+  // Where kept constants are interned: shared by every specialisation of one model.
+  void use_store(std::shared_ptr<ConstantStore> store) { store_ = std::move(store); }
 
   ops::OpShapes shapes_of(const Node& node) const;
+  // The output of a node whose inputs are all constants, by the op's reference kernel.
+  tessera::Tensor evaluate(const Node& node) const;
   // For each tensor, the live nodes reading it (each listed once per input slot).
   std::vector<std::vector<int>> consumers() const;
   // The tensor whose bytes `tensor` occupies (itself unless it is a view).
@@ -72,7 +79,8 @@ class Graph {
 
  private:
   std::shared_ptr<const AlignedBuffer> weights_;
-  std::deque<std::vector<float>> constant_data_;  // deque: element addresses stay valid
+  std::shared_ptr<ConstantStore> store_;
+  std::vector<std::shared_ptr<const AlignedBuffer>> constant_data_;
 };
 
 }  // namespace tessera::graph

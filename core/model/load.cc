@@ -15,17 +15,6 @@ namespace tessera::model {
 
 using nlohmann::json;
 
-const char* dtype_name(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32: return "float32";
-    case DType::kInt64: return "int64";
-    case DType::kInt32: return "int32";
-  }
-  return "?";
-}
-
-size_t dtype_size(DType dtype) { return dtype == DType::kInt64 ? 8 : 4; }
-
 std::string NodeDesc::path() const { return "nodes[" + std::to_string(index) + "] (" + op + " \"" + name + "\")"; }
 
 namespace {
@@ -56,27 +45,24 @@ Result<std::string> string_member(const json& object, const char* key, const std
   return value->get<std::string>();
 }
 
-Result<DType> parse_dtype(const json& object, const std::string& path) {
-  TESSERA_ASSIGN_OR_RETURN(std::string text, string_member(object, "dtype", path));
-  for (DType dtype : {DType::kFloat32, DType::kInt64, DType::kInt32}) {
-    if (text == dtype_name(dtype)) return dtype;
+Result<DType> dtype_from_text(const std::string& text, const std::string& path) {
+  DType dtype;
+  if (!tessera::parse_dtype(text, &dtype)) {
+    return Status::error(path + ": unsupported dtype " + in_quotes(text) +
+                         " (expected float32, int64, int32, bool or uint8)");
   }
-  return Status::error(path + ": unsupported dtype " + in_quotes(text) + " (expected float32, int64 or int32)");
+  return dtype;
 }
 
-Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& path, int64_t* element_count) {
-  TESSERA_ASSIGN_OR_RETURN(const json* shape,
-                           member(object, "shape", path, json::value_t::array, "a list of integers"));
-  if (shape->size() > kMaxRank) {
-    return Status::error(path + ": rank " + std::to_string(shape->size()) + " exceeds the maximum of " +
+Result<DType> parse_dtype(const json& object, const std::string& path) {
+  TESSERA_ASSIGN_OR_RETURN(std::string text, string_member(object, "dtype", path));
+  return dtype_from_text(text, path);
+}
+
+Status check_dims(const std::vector<int64_t>& dims, const std::string& path, int64_t* element_count) {
+  if (dims.size() > kMaxRank) {
+    return Status::error(path + ": rank " + std::to_string(dims.size()) + " exceeds the maximum of " +
                          std::to_string(kMaxRank));
-  }
-  std::vector<int64_t> dims;
-  for (const json& d : *shape) {
-    if (!d.is_number_integer()) {
-      return Status::error(path + ": shape must hold integers, got " + type_name(d));
-    }
-    dims.push_back(d.get<int64_t>());
   }
   for (int64_t d : dims) {
     if (d <= 0) return Status::error(path + ": shape dimension " + std::to_string(d) + " is not positive");
@@ -84,22 +70,89 @@ Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& 
   if (!checked_element_count(dims, element_count)) {
     return Status::error(path + ": shape holds more than " + std::to_string(kMaxTensorElements) + " elements");
   }
+  return Status();
+}
+
+Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& path, int64_t* element_count) {
+  TESSERA_ASSIGN_OR_RETURN(const json* shape,
+                           member(object, "shape", path, json::value_t::array, "a list of integers"));
+  std::vector<int64_t> dims;
+  for (const json& d : *shape) {
+    if (!d.is_number_integer()) {
+      return Status::error(path + ": shape must hold integers, got " + type_name(d));
+    }
+    dims.push_back(d.get<int64_t>());
+  }
+  TESSERA_RETURN_IF_ERROR(check_dims(dims, path, element_count));
   return dims;
 }
 
-Result<ValueInfo> parse_value_info(const json& entry, const std::string& path) {
+// Dims of a graph input or output: positive integers, or (format v2) symbol names.
+Result<std::vector<Dim>> parse_dims(const json& object, const std::string& path, int version) {
+  TESSERA_ASSIGN_OR_RETURN(const json* shape, member(object, "shape", path, json::value_t::array,
+                                                     "a list of sizes and symbol names"));
+  std::vector<Dim> dims;
+  std::vector<int64_t> sizes;
+  for (const json& d : *shape) {
+    if (d.is_string() && version >= 2) {
+      if (d.get<std::string>().empty()) return Status::error(path + ": a symbolic dimension has an empty name");
+      dims.push_back({0, d.get<std::string>()});
+    } else if (d.is_number_integer()) {
+      dims.push_back({d.get<int64_t>(), ""});
+      sizes.push_back(d.get<int64_t>());
+    } else {
+      const char* expected = version >= 2 ? "integers or symbol names" : "integers (symbols need format version 2)";
+      return Status::error(path + ": shape must hold " + std::string(expected) + ", got " + type_name(d));
+    }
+  }
+  if (dims.size() > kMaxRank) {
+    return Status::error(path + ": rank " + std::to_string(dims.size()) + " exceeds the maximum of " +
+                         std::to_string(kMaxRank));
+  }
+  int64_t count = 0;
+  TESSERA_RETURN_IF_ERROR(check_dims(sizes, path, &count));
+  return dims;
+}
+
+Result<ValueInfo> parse_value_info(const json& entry, const std::string& path, int version) {
   if (!entry.is_object()) return Status::error(path + ": must be an object");
   ValueInfo info;
   TESSERA_ASSIGN_OR_RETURN(info.name, string_member(entry, "name", path));
   if (info.name.empty()) return Status::error(path + ": name is empty");
   const std::string named = path + " " + in_quotes(info.name);
   TESSERA_ASSIGN_OR_RETURN(info.dtype, parse_dtype(entry, named));
-  if (info.dtype != DType::kFloat32) {
-    return Status::error(named + ": graph inputs and outputs must be float32");
+  if (info.dtype != DType::kFloat32 && version < 2) {
+    return Status::error(named + ": graph inputs and outputs of format version 1 must be float32");
   }
-  int64_t count = 0;
-  TESSERA_ASSIGN_OR_RETURN(info.shape, parse_shape(entry, named, &count));
+  TESSERA_ASSIGN_OR_RETURN(info.dims, parse_dims(entry, named, version));
   return info;
+}
+
+// `{"dtype": "int64", "shape": [1], "values": [0]}`: a small tensor written inline.
+Result<Tensor> parse_tensor_attribute(const json& value, const std::string& path) {
+  TESSERA_ASSIGN_OR_RETURN(DType dtype, parse_dtype(value, path));
+  int64_t count = 0;
+  TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> dims, parse_shape(value, path, &count));
+  TESSERA_ASSIGN_OR_RETURN(const json* values, member(value, "values", path, json::value_t::array, "a list"));
+  if (static_cast<int64_t>(values->size()) != count) {
+    return Status::error(path + ": holds " + std::to_string(values->size()) + " values, its shape needs " +
+                         std::to_string(count));
+  }
+  Tensor t = Tensor::spec("", dims, dtype);
+  t.bytes.resize(static_cast<size_t>(count) * dtype_size(dtype));
+  for (int64_t i = 0; i < count; ++i) {
+    const json& v = (*values)[i];
+    if (!v.is_number() && !v.is_boolean()) return Status::error(path + ": values must be numbers");
+    const double number = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
+    switch (dtype) {
+      case DType::kFloat32: t.values<float>()[i] = static_cast<float>(number); break;
+      case DType::kInt64: t.values<int64_t>()[i] = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(number); break;
+      case DType::kInt32: t.values<int32_t>()[i] = static_cast<int32_t>(number); break;
+      case DType::kBool: t.values<uint8_t>()[i] = number != 0; break;
+      case DType::kUInt8: t.values<uint8_t>()[i] = static_cast<uint8_t>(number); break;
+    }
+  }
+  return t;
 }
 
 Result<AttrValue> parse_attribute(const json& value, const std::string& path) {
@@ -114,6 +167,9 @@ Result<AttrValue> parse_attribute(const json& value, const std::string& path) {
   } else if (value.is_string()) {
     attr.kind = AttrValue::Kind::kString;
     attr.s = value.get<std::string>();
+  } else if (value.is_object()) {
+    attr.kind = AttrValue::Kind::kTensor;
+    TESSERA_ASSIGN_OR_RETURN(attr.tensor, parse_tensor_attribute(value, path));
   } else if (value.is_array()) {
     const bool all_ints = std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_number_integer(); });
     const bool all_numbers = std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_number(); });
@@ -283,9 +339,11 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   if (format != "tessera") return Status::error("model: \"format\" must be \"tessera\", got " + in_quotes(format));
   TESSERA_ASSIGN_OR_RETURN(const json* version,
                            member(root, "version", "model", json::value_t::number_integer, "an integer"));
-  if (*version != 1) {
-    return Status::error("model: format version " + version->dump() + " is not supported (this build reads version 1)");
+  if (*version != 1 && *version != 2) {
+    return Status::error("model: format version " + version->dump() +
+                         " is not supported (this build reads versions 1 and 2)");
   }
+  const int format_version = version->get<int>();
 
   auto shared_weights = std::make_shared<AlignedBuffer>(std::move(weights));
   ModelDesc model;
@@ -305,7 +363,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   int index = 0;
   for (const json& entry : root["inputs"]) {
     const std::string path = "inputs[" + std::to_string(index++) + "]";
-    TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path));
+    TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path, format_version));
     TESSERA_RETURN_IF_ERROR(define(info.name, path));
     model.inputs.push_back(std::move(info));
   }
@@ -348,7 +406,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   index = 0;
   for (const json& entry : root["outputs"]) {
     const std::string path = "outputs[" + std::to_string(index++) + "]";
-    TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path));
+    TESSERA_ASSIGN_OR_RETURN(ValueInfo info, parse_value_info(entry, path, format_version));
     if (!defined.count(info.name)) {
       return Status::error(path + " " + in_quotes(info.name) + ": no node, input or initializer produces it");
     }

@@ -10,18 +10,13 @@
 #include <vector>
 
 #include "core/base/aligned_buffer.h"
+#include "tessera/tensor.h"
 
 namespace tessera::model {
 
-enum class DType { kFloat32, kInt64, kInt32 };
-const char* dtype_name(DType dtype);
-size_t dtype_size(DType dtype);
-
-struct ValueInfo {
-  std::string name;
-  DType dtype = DType::kFloat32;
-  std::vector<int64_t> shape;
-};
+using tessera::DType;
+// A graph input or output: dims are sizes or symbols (format v2).
+using ValueInfo = tessera::ValueSpec;
 
 struct Initializer {
   std::string name;
@@ -32,14 +27,17 @@ struct Initializer {
 };
 
 // One attribute value as written in the JSON; ops read them with typed accessors.
+// kTensor: a small inline tensor, `{"dtype": "int64", "shape": [1], "values": [0]}`
+// (ConstantOfShape's value); its elements are in `tensor`.
 struct AttrValue {
-  enum class Kind { kInt, kFloat, kString, kInts, kFloats };
+  enum class Kind { kInt, kFloat, kString, kInts, kFloats, kTensor };
   Kind kind = Kind::kInt;
   int64_t i = 0;
   double f = 0;
   std::string s;
   std::vector<int64_t> ints;
   std::vector<double> floats;
+  Tensor tensor;
 };
 
 struct NodeDesc {

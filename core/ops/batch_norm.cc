@@ -54,7 +54,9 @@ LayoutChoice choose_layout(const BatchNormAttrs&, const OpShapes& s, const Layou
   return {std::vector<std::optional<Layout>>(s.inputs.size()), q.inputs[0]};
 }
 
-void reference(const BatchNormAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const BatchNormAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Shape& x = s.inputs[0];
   const int64_t channels = x[1];
   int64_t inner = 1;

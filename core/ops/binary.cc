@@ -110,7 +110,9 @@ LayoutChoice choose_layout(const BinaryAttrs&, const OpShapes& s, const LayoutQu
   return {{std::nullopt, std::nullopt}, output};
 }
 
-void reference(const BinaryAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const BinaryAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const int rank = static_cast<int>(s.output.size());
   const Layout identity = Layout::identity(rank);
   auto strides_of = [&](const Shape& shape) {

@@ -89,7 +89,9 @@ void copy_slice(const ConcatAttrs& a, const OpShapes& s, int i, const Region& re
 
 }  // namespace
 
-void reference(const ConcatAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ConcatAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
   for (size_t i = 0; i < s.inputs.size(); ++i) {
     copy_slice(a, s, static_cast<int>(i), Region::whole(s.output), identity, logical_strides(s.inputs[i], identity),

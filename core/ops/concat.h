@@ -13,7 +13,7 @@ OpCost cost(const ConcatAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConcatAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ConcatAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const ConcatAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const ConcatAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const ConcatAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConcatAttrs&, const BindArgs&);
 
 }  // namespace tessera::ops

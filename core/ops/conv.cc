@@ -90,7 +90,9 @@ LayoutChoice choose_layout(const ConvAttrs& a, const OpShapes& s, const LayoutQu
   return c;
 }
 
-void reference(const ConvAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ConvAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Shape& xs = s.inputs[0];
   const Shape& ys = s.output;
   const int64_t N = xs[0], C = xs[1], H = xs[2], W = xs[3];

@@ -17,7 +17,7 @@ OpCost cost(const ConvAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ConvAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const ConvAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const ConvAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const ConvAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs&, const BindArgs&);
 
 }  // namespace tessera::ops

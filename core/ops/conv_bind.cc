@@ -208,8 +208,8 @@ class IgemmConvKernel final : public ConvKernelBase {
 
 Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& args) {
   auto out_of_memory = [&] { return Status::error(args.path + ": out of memory packing weights"); };
-  const float* weights = args.inputs[1].constant;
-  const float* bias = a.has_bias ? args.inputs[2].constant : nullptr;
+  const float* weights = args.inputs[1].constant_floats();
+  const float* bias = a.has_bias ? args.inputs[2].constant_floats() : nullptr;
   if (weights == nullptr || (a.has_bias && bias == nullptr)) {
     return Status::error(args.path + ": internal error: conv weights are not bound as constants");
   }

@@ -74,7 +74,7 @@ TEST_CASE("conv fuses batchnorm, bias add, residual add and activations into its
   check_against_reference(model);
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
-  const ModelInfo& info = compiled.value()->info();
+  const ModelInfo info = compiled.value()->info().value();
   int convs = 0;
   for (const NodeInfo& n : info.nodes) {
     if (n.op != "Conv") continue;
@@ -102,7 +102,7 @@ TEST_CASE("conv absorbs constant affines, a spelled-out HardSwish and an affine 
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
   int convs = 0;
-  for (const NodeInfo& n : compiled.value()->info().nodes) {
+  for (const auto info = compiled.value()->info().value(); const NodeInfo& n : info.nodes) {
     CHECK((n.op == "Conv" || n.op == "Relayout"));
     if (n.op == "Conv") {
       ++convs;

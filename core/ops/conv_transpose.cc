@@ -182,7 +182,9 @@ LayoutChoice choose_layout(const ConvTransposeAttrs& a, const OpShapes& s, const
   return c;
 }
 
-void reference(const ConvTransposeAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ConvTransposeAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   // The definition: every input value scatters value * weight to each output it reaches.
   const Shape& xs = s.inputs[0];
   const Shape& ys = s.output;

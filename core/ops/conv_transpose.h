@@ -19,7 +19,7 @@ OpCost cost(const ConvTransposeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvTransposeAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ConvTransposeAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const ConvTransposeAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const ConvTransposeAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const ConvTransposeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs&, const BindArgs&);
 
 // Input indices [begin, end) that contribute to outputs [out_begin, out_end) along one axis

@@ -176,8 +176,8 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs& a, const BindArgs& args) {
-  const float* weights = args.inputs[1].constant;
-  const float* bias = a.has_bias ? args.inputs[2].constant : nullptr;
+  const float* weights = args.inputs[1].constant_floats();
+  const float* bias = a.has_bias ? args.inputs[2].constant_floats() : nullptr;
   if (weights == nullptr || (a.has_bias && bias == nullptr)) {
     return Status::error(args.path + ": internal error: ConvTranspose weights are not bound as constants");
   }

@@ -84,7 +84,7 @@ TEST_CASE("conv transpose gives the same bits for every tiling") {
     for (double tile_flops : {2e3, 3e4, 5e5}) {
       INFO("tile flops " << tile_flops);
       const auto fine = check_against_reference(model, {.threads = {2}, .all_isas = false, .tile_flops = tile_flops});
-      CHECK(std::memcmp(fine[0].data.data(), coarse[0].data.data(), 4 * coarse[0].data.size()) == 0);
+      CHECK(std::memcmp(fine[0].floats().data(), coarse[0].floats().data(), 4 * coarse[0].floats().size()) == 0);
     }
   }
 }
@@ -130,12 +130,12 @@ TEST_CASE("conv transpose matches the ONNX example output") {
   const auto y = b.node("ConvTranspose", {b.input({1, 1, 3, 3}), b.constant({1, 2, 3, 3}, ones)},
                         {{"strides", {3, 2}}, {"pads", {1, 2, 1, 2}}});
   TestModel model = b.build({y});
-  for (int i = 0; i < 9; ++i) model.inputs[0].data[i] = static_cast<float>(i);
+  for (int i = 0; i < 9; ++i) model.inputs[0].floats()[i] = static_cast<float>(i);
   const auto out = check_against_reference(model, {.tolerance = 0, .threads = {1}});
   const std::vector<float> plane = {1, 1, 3, 1, 1, 3, 7, 4, 9, 7, 4, 9, 7, 4, 9, 13, 7, 15, 13, 7, 15};
-  REQUIRE(out[0].data.size() == 42);
+  REQUIRE(out[0].floats().size() == 42);
   for (int c = 0; c < 2; ++c) {
-    for (size_t i = 0; i < plane.size(); ++i) CHECK(out[0].data[c * plane.size() + i] == plane[i]);
+    for (size_t i = 0; i < plane.size(); ++i) CHECK(out[0].floats()[c * plane.size() + i] == plane[i]);
   }
 }
 
@@ -155,7 +155,7 @@ TEST_CASE("conv transpose folds batchnorm and fuses bias, residual and activatio
     check_against_reference(model);
     auto compiled = Model::load(model.json, model.weights, {});
     REQUIRE(compiled.ok());
-    for (const NodeInfo& n : compiled.value()->info().nodes) {
+    for (const auto info = compiled.value()->info().value(); const NodeInfo& n : info.nodes) {
       if (n.op == "ConvTranspose") CHECK(n.fused_nodes.size() == 5);  // bn, both adds, relu, sigmoid
       CHECK(n.op != "BatchNormalization");
       CHECK(n.op != "Add");

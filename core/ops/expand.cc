@@ -42,7 +42,9 @@ LayoutChoice choose_layout(const ExpandAttrs&, const OpShapes& s, const LayoutQu
   return {{std::nullopt, std::nullopt}, Layout::identity(static_cast<int>(s.output.size()))};
 }
 
-void reference(const ExpandAttrs&, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ExpandAttrs&, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   // Element by element: dims align from the right; an input dim of 1 reads index 0.
   const Shape& xs = s.inputs[0];
   const Shape& ys = s.output;

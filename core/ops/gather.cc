@@ -121,7 +121,9 @@ LayoutChoice choose_layout(const GatherAttrs&, const OpShapes& s, const LayoutQu
   return {{std::nullopt, std::nullopt}, Layout::identity(static_cast<int>(s.output.size()))};
 }
 
-void reference(const GatherAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const GatherAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   // out[i..., j..., k...] = data[i..., indices[j...], k...], element by element.
   const Shape& data = s.inputs[0];
   const int q = static_cast<int>(a.indices_shape.size());

@@ -18,7 +18,7 @@ OpCost cost(const GatherAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const GatherAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const GatherAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const GatherAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const GatherAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const GatherAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const GatherAttrs&, const BindArgs&);
 
 }  // namespace tessera::ops

@@ -81,7 +81,9 @@ LayoutChoice choose_layout(const LayerNormAttrs&, const OpShapes& s, const Layou
   return c;
 }
 
-void reference(const LayerNormAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const LayerNormAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const int64_t n = row_length(a, s.output);
   const int64_t rows = element_count(s.output) / n;
   const float* bias = in.size() > 2 ? in[2] : nullptr;
@@ -108,8 +110,8 @@ class LayerNormKernel final : public TileKernel {
         n_(row_length(a, args.output.shape)),
         in_(args.inputs[0]),
         out_(args.output),
-        scale_(args.inputs[1].constant),
-        bias_(args.inputs.size() > 2 ? args.inputs[2].constant : nullptr),
+        scale_(args.inputs[1].constant_floats()),
+        bias_(args.inputs.size() > 2 ? args.inputs[2].constant_floats() : nullptr),
         rows_(kernels::best_row_kernels(args.max_isa)) {}
 
   void run(const Region& region, const ExecContext& ctx) const override {

@@ -165,7 +165,9 @@ LayoutChoice choose_layout(const MatMulAttrs&, const OpShapes& s, const LayoutQu
   return c;
 }
 
-void reference(const MatMulAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const MatMulAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const MatMulDims d = matmul_dims(a, s);
   const Shape& A = s.inputs[0];
   const Shape& B = s.inputs[1];

@@ -45,7 +45,7 @@ class MatMulKernel final : public TileKernel {
     b_k_stride_ = d_.b_is_vector ? 1 : (a.trans_b ? 1 : d_.n);
     b_n_stride_ = d_.b_is_vector ? 1 : (a.trans_b ? d_.k : 1);
     if (a.bias_input >= 0) {
-      const float* c = args.inputs[a.bias_input].constant;
+      const float* c = args.inputs[a.bias_input].constant_floats();
       const bool scalar = element_count(args.shapes.inputs[a.bias_input]) == 1;
       bias_.resize(d_.n);
       for (int64_t n = 0; n < d_.n; ++n) bias_[n] = a.bias_scale * (scalar ? c[0] : c[n]);
@@ -137,7 +137,7 @@ class MatMulKernel final : public TileKernel {
     if (packed_b_.data() == nullptr) return;
     for (int64_t i = 0; i < matrices; ++i) {
       float* dst = packed_b_.as<float>() + i * panel_floats_;
-      kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, d_.n, b_.constant + i * d_.k * d_.n, b_k_stride_, b_n_stride_,
+      kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, d_.n, b_.constant_floats() + i * d_.k * d_.n, b_k_stride_, b_n_stride_,
                                  bias_.empty() ? nullptr : bias_.data(), dst);
       scale_packed(dst, d_.n);
     }
@@ -166,7 +166,7 @@ class MatMulKernel final : public TileKernel {
     const Shape& shape = args.shapes.inputs[input];
     if (residual_.constant == nullptr && shape == out_.shape && attrs_.residual_scale == 1.0f) return;
     TESSERA_CHECK(residual_.constant != nullptr);  // the parser only allows constant ones here
-    residual_storage_ = broadcast_to(residual_.constant, shape, out_.shape);
+    residual_storage_ = broadcast_to(residual_.constant_floats(), shape, out_.shape);
     for (float& v : residual_storage_) v *= attrs_.residual_scale;
     residual_.constant = residual_storage_.data();
   }

@@ -71,7 +71,7 @@ TEST_CASE("matmul fuses bias, residual, scale and activation like a transformer 
   check_against_reference(model, {.tolerance = 2e-4});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
-  for (const NodeInfo& n : compiled.value()->info().nodes) {
+  for (const auto info = compiled.value()->info().value(); const NodeInfo& n : info.nodes) {
     CHECK(n.op != "Add");  // every Add was absorbed
     CHECK(n.op != "Div");
   }
@@ -87,8 +87,8 @@ TEST_CASE("a GELU spelled out with Erf (PyTorch before opset 20) fuses into the 
   check_against_reference(model, {.tolerance = 1e-5});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
-  REQUIRE(compiled.value()->info().nodes.size() == 1);
-  CHECK(compiled.value()->info().nodes[0].fused == "Gelu");
+  REQUIRE(compiled.value()->info().value().nodes.size() == 1);
+  CHECK(compiled.value()->info().value().nodes[0].fused == "Gelu");
 }
 
 TEST_CASE("matmul bias fusion keeps per-row adds and scalars right") {

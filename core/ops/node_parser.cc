@@ -43,7 +43,11 @@ const float* NodeParser::constant_floats(size_t i) const {
 }
 
 Result<std::vector<int64_t>> NodeParser::constant_ints(size_t i, const char* what) const {
-  if (!is_constant(i)) return error(std::string(what) + " (input " + std::to_string(i) + ") must be an initializer");
+  if (!is_constant(i)) {
+    return error(std::string(what) + " (input " + std::to_string(i) + " \"" + inputs_[i].name +
+                 "\") must be known when the model is specialised: an initializer, or computed from input shapes "
+                 "and constants, not from input data");
+  }
   const ParsedInput& in = inputs_[i];
   const int64_t n = element_count(in.shape);
   std::vector<int64_t> values(static_cast<size_t>(n));
@@ -58,9 +62,17 @@ Result<std::vector<int64_t>> NodeParser::constant_ints(size_t i, const char* wha
   return values;
 }
 
-Status NodeParser::expect_float(size_t i) const {
-  if (is_constant(i) && constant_floats(i) == nullptr) return error("input " + std::to_string(i) + " must be float32");
-  return Status();
+Status NodeParser::expect_float(size_t i) const { return expect_dtype(i, {DType::kFloat32}); }
+
+Status NodeParser::expect_dtype(size_t i, std::initializer_list<DType> allowed) const {
+  if (!has_input(i)) return Status();
+  for (DType d : allowed) {
+    if (inputs_[i].dtype == d) return Status();
+  }
+  std::string names;
+  for (DType d : allowed) names += std::string(names.empty() ? "" : " or ") + dtype_name(d);
+  return error("input " + std::to_string(i) + " \"" + inputs_[i].name + "\" is " + dtype_name(inputs_[i].dtype) +
+               ", expected " + names);
 }
 
 Result<float> NodeParser::constant_scalar(size_t i, const char* what) const {

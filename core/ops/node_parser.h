@@ -2,6 +2,7 @@
 // constant values, and typed attribute access that reports errors with the node's path.
 #pragma once
 
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ struct ParsedInput {
   Shape shape;
   model::DType dtype = model::DType::kFloat32;
   const void* constant = nullptr;
+  std::string name;  // the tensor's name, for messages
 };
 
 class NodeParser {
@@ -36,13 +38,17 @@ class NodeParser {
   size_t num_inputs() const { return inputs_.size(); }
   bool has_input(size_t i) const { return i < inputs_.size() && inputs_[i].present; }
   const Shape& shape(size_t i) const { return inputs_[i].shape; }
+  DType dtype(size_t i) const { return inputs_[i].dtype; }
   bool is_constant(size_t i) const { return has_input(i) && inputs_[i].constant != nullptr; }
+  const void* constant_data(size_t i) const { return has_input(i) ? inputs_[i].constant : nullptr; }
   const float* constant_floats(size_t i) const;
-  // An int64/int32 initializer read as integers; an error if the input is not constant.
+  // An integer input known when the model is specialised (an initializer, or computed from
+  // shapes and constants), read as int64; an error naming `what` otherwise.
   Result<std::vector<int64_t>> constant_ints(size_t i, const char* what) const;
-  // Fails unless input i, if it is an initializer, holds float32 data (run-time values
-  // always do; int64/int32 initializers only feed shape-like inputs).
+  // Fails unless input i (if present) holds float32 data.
   Status expect_float(size_t i) const;
+  // Fails unless input i (if present) has one of `allowed` dtypes.
+  Status expect_dtype(size_t i, std::initializer_list<DType> allowed) const;
   // A float initializer holding exactly one value (not NaN).
   Result<float> constant_scalar(size_t i, const char* what) const;
 

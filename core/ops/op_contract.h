@@ -4,7 +4,8 @@
 //   std::optional<Region> footprint(const XAttrs&, const OpShapes&, const Region& out, int input)
 //   TilingHints tiling_hints(const XAttrs&, const OpShapes&, const Layout& output_layout)
 //   LayoutChoice choose_layout(const XAttrs&, const OpShapes&, const LayoutQuery&)
-//   void reference(const XAttrs&, const OpShapes&, std::span<const float* const> in, float* out)
+//   void reference(const XAttrs&, const OpShapes&, std::span<const void* const> in, void* out)
+// reference() reads and writes elements of the dtypes in OpShapes (null for omitted inputs).
 //   Result<std::unique_ptr<TileKernel>> bind(const XAttrs&, const BindArgs&)
 #pragma once
 
@@ -15,18 +16,34 @@
 #include <string>
 #include <vector>
 
+#include "core/base/constant_store.h"
 #include "core/base/cpu_features.h"
 #include "core/kernels/activation.h"
 #include "core/kernels/elementwise/elementwise.h"
 #include "core/ops/geometry.h"
 #include "tessera/status.h"
+#include "tessera/tensor.h"
 
 namespace tessera::ops {
 
-// Logical shapes of a node's inputs (empty for omitted optional inputs) and its output.
+// Logical shapes and element types of a node's inputs (empty shape for omitted optional
+// inputs) and of its output.
 struct OpShapes {
   std::vector<Shape> inputs;
   Shape output;
+  std::vector<DType> input_dtypes = {};
+  DType output_dtype = DType::kFloat32;
+};
+
+// A float op's reference inputs, read as float32 (the op's parser checked the dtypes).
+class FloatInputs {
+ public:
+  explicit FloatInputs(std::span<const void* const> in) : in_(in) {}
+  const float* operator[](size_t i) const { return static_cast<const float*>(in_[i]); }
+  size_t size() const { return in_.size(); }
+
+ private:
+  std::span<const void* const> in_;
 };
 
 // Work of one output region: what the cost model and tile sizing weigh.
@@ -85,9 +102,12 @@ struct Epilogue {
 struct TensorBinding {
   Shape shape;
   Layout layout;
+  DType dtype = DType::kFloat32;
   std::array<int64_t, kMaxRank> strides{};  // element strides per logical dimension
-  const float* constant = nullptr;          // constants: data owned by the graph
+  const void* constant = nullptr;           // constants: data owned by the graph
   int64_t arena_offset = -1;                // run-time values: byte offset in the arena
+
+  const float* constant_floats() const { return static_cast<const float*>(constant); }
 };
 
 struct BindArgs {
@@ -95,7 +115,8 @@ struct BindArgs {
   std::vector<TensorBinding> inputs;  // one per node input (absent inputs: default)
   TensorBinding output;
   Isa max_isa = Isa::kAvx512;
-  std::string path;  // for messages
+  std::string path;              // for messages
+  ConstantStore* store = nullptr;  // shares packed weights across specialisations; may be null
 };
 
 // What an executor thread hands a kernel: the arena base and its private scratch space.
@@ -116,11 +137,14 @@ class TileKernel {
   virtual std::string kernel_name() const = 0;
 };
 
-inline float* tensor_data(const TensorBinding& t, const ExecContext& ctx) {
-  return reinterpret_cast<float*>(ctx.arena + t.arena_offset);
+// A tensor's elements as T (float for the float ops; any element type for the typed ones).
+template <class T = float>
+T* tensor_data(const TensorBinding& t, const ExecContext& ctx) {
+  return reinterpret_cast<T*>(ctx.arena + t.arena_offset);
 }
-inline const float* input_data(const TensorBinding& t, const ExecContext& ctx) {
-  return t.constant != nullptr ? t.constant : tensor_data(t, ctx);
+template <class T = float>
+const T* input_data(const TensorBinding& t, const ExecContext& ctx) {
+  return t.constant != nullptr ? static_cast<const T*>(t.constant) : tensor_data<T>(t, ctx);
 }
 
 }  // namespace tessera::ops

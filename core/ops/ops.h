@@ -33,10 +33,14 @@ using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, So
 // A parsed node: one single-output op per node output. The graph IR is single-output, so a
 // node with several outputs (Split) lowers to one op per output: output 0 here, outputs
 // 1..n-1 in `more_outputs`, in the node's output order.
+// `value` is set when the output is known from the inputs' shapes alone (Shape, Size): the
+// graph then holds it as a constant and no node runs.
 struct ParsedOp {
   OpAttrs attrs;
   Shape output;
   std::vector<ParsedOp> more_outputs = {};
+  DType dtype = DType::kFloat32;
+  std::optional<Tensor> value = std::nullopt;
 };
 
 // Parses one model node: attributes, input checks and output shape(s). Unknown op types fail.
@@ -54,7 +58,7 @@ inline TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const La
 inline LayoutChoice op_choose_layout(const OpAttrs& a, const OpShapes& s, const LayoutQuery& q) {
   return std::visit([&](const auto& x) { return choose_layout(x, s, q); }, a);
 }
-inline void op_reference(const OpAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+inline void op_reference(const OpAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out) {
   std::visit([&](const auto& x) { reference(x, s, in, out); }, a);
 }
 inline Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindArgs& args) {

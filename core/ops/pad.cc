@@ -122,7 +122,9 @@ LayoutChoice choose_layout(const PadAttrs&, const OpShapes& s, const LayoutQuery
   return c;
 }
 
-void reference(const PadAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const PadAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   // Element by element; reflect as numpy's periodic mirror (equal to one mirror for the
   // pads allowed), edge as a clamp.
   const Shape& xs = s.inputs[0];

@@ -17,7 +17,7 @@ OpCost cost(const PadAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const PadAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const PadAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const PadAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const PadAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const PadAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const PadAttrs&, const BindArgs&);
 
 // The input index output index `o` reads along a dimension of input size `size` with

@@ -91,7 +91,9 @@ kernels::PoolGeometry pool_geometry(const PoolAttrs& a, const OpShapes& s) {
 
 }  // namespace
 
-void reference(const PoolAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const PoolAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Shape& x = s.inputs[0];
   const Shape& y = s.output;
   const int64_t C = x[1], H = x[2], W = x[3], OH = y[2], OW = y[3];

@@ -209,7 +209,9 @@ const char* kernel_name_of(Kind kind) {
 
 }  // namespace
 
-void reference(const ReduceAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ReduceAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Layout in_layout = Layout::identity(static_cast<int>(s.inputs[0].size()));
   const Layout out_layout = Layout::identity(static_cast<int>(s.output.size()));
   reduce(a, s.inputs[0], logical_strides(s.inputs[0], in_layout), s.output, logical_strides(s.output, out_layout),

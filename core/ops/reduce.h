@@ -19,7 +19,7 @@ OpCost cost(const ReduceAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ReduceAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ReduceAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const ReduceAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const ReduceAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const ReduceAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ReduceAttrs&, const BindArgs&);
 
 }  // namespace tessera::ops

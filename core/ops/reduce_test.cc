@@ -50,9 +50,9 @@ TEST_CASE("reduce kinds compute the ONNX values") {
     INFO(op);
     ModelBuilder b(1);
     TestModel model = b.build({b.node(op, {b.input({1, 3})}, {{"keepdims", 0}})});
-    model.inputs[0].data = {1, -2, 3};
+    model.inputs[0] = Tensor(model.inputs[0].name, model.inputs[0].dims, {1, -2, 3});
     const auto out = check_against_reference(model, {.tolerance = 1e-6, .threads = {1}});
-    CHECK(out[0].data[0] == Approx(value).epsilon(1e-6));
+    CHECK(out[0].floats()[0] == Approx(value).epsilon(1e-6));
   }
 }
 

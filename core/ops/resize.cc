@@ -255,7 +255,9 @@ ReferenceTaps reference_taps(const ResizeAttrs& a, int dim, int64_t in_size, int
 
 }  // namespace
 
-void reference(const ResizeAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ResizeAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Shape& xs = s.inputs[0];
   const Shape& ys = s.output;
   const int rank = static_cast<int>(xs.size());

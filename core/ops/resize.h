@@ -27,7 +27,7 @@ OpCost cost(const ResizeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ResizeAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ResizeAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const ResizeAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const ResizeAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const ResizeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ResizeAttrs&, const BindArgs&);
 
 // Where output index x of dimension `dim` samples the input (the ONNX coordinate transform).

@@ -54,7 +54,7 @@ TEST_CASE("resize tiles give the same bits for any tiling") {
   const auto coarse = check_against_reference(model, {.tolerance = 1e-6, .tile_flops = 1e9});
   const auto fine = check_against_reference(model, {.tolerance = 1e-6, .threads = {3}, .tile_flops = 3e3});
   for (size_t i = 0; i < coarse.size(); ++i) {
-    CHECK(std::memcmp(fine[i].data.data(), coarse[i].data.data(), 4 * coarse[i].data.size()) == 0);
+    CHECK(std::memcmp(fine[i].floats().data(), coarse[i].floats().data(), 4 * coarse[i].floats().size()) == 0);
   }
 }
 
@@ -68,8 +68,9 @@ std::vector<float> resize_values(const Dims& dims, const std::vector<float>& dat
                      ? b.node("Resize", {x, "", "", b.ints(sizes)}, attrs)
                      : b.node("Resize", {x, "", b.constant({static_cast<int64_t>(scales.size())}, scales)}, attrs);
   TestModel model = b.build({y});
-  model.inputs[0].data = data;
-  return check_against_reference(model, {.tolerance = 1e-6, .threads = {1}})[0].data;
+  model.inputs[0] = Tensor(model.inputs[0].name, model.inputs[0].dims, data);
+  const auto out = check_against_reference(model, {.tolerance = 1e-6, .threads = {1}});
+  return {out[0].floats().begin(), out[0].floats().end()};
 }
 
 TEST_CASE("resize reproduces the ONNX backend test outputs") {

@@ -23,8 +23,8 @@ TEST_CASE("views reinterpret bytes and compile to no tiles") {
   check_against_reference(model, {.tolerance = 0});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
-  REQUIRE(compiled.value()->info().nodes.size() == 1);
-  CHECK(compiled.value()->info().nodes[0].op == "Relu");
+  REQUIRE(compiled.value()->info().value().nodes.size() == 1);
+  CHECK(compiled.value()->info().value().nodes[0].op == "Relu");
 }
 
 TEST_CASE("transpose matches the reference for every permutation of a 4-D tensor") {

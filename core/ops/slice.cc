@@ -178,7 +178,9 @@ void strided_copy(const SliceAttrs& a, const Region& region, const Layout& order
 
 }  // namespace
 
-void reference(const SliceAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const SliceAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
   strided_copy(a, Region::whole(s.output), identity, logical_strides(s.inputs[0], identity), in[0],
                logical_strides(s.output, identity), out);

@@ -94,7 +94,7 @@ TEST_CASE("split names its graph nodes <node>:<i> and rejects sizes that do not 
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
   int splits = 0;
-  for (const NodeInfo& n : compiled.value()->info().nodes) {
+  for (const auto info = compiled.value()->info().value(); const NodeInfo& n : info.nodes) {
     if (n.op == "Split") CHECK((n.name == "Split1:0" || n.name == "Split1:1"));
     splits += n.op == "Split";
   }

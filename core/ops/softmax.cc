@@ -58,7 +58,9 @@ void for_each_row(const Region& region, int axis, const Layout& layout, const St
 
 }  // namespace
 
-void reference(const SoftmaxAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const SoftmaxAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
   const Strides strides = logical_strides(s.output, identity);
   const int64_t n = s.output[a.axis];

@@ -61,7 +61,9 @@ LayoutChoice choose_layout(const TransposeAttrs& a, const OpShapes& s, const Lay
   return {{std::nullopt}, a.output_layout.value_or(Layout::identity(static_cast<int>(s.output.size())))};
 }
 
-void reference(const TransposeAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const TransposeAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
   const Strides from = input_strides_on_output(a, logical_strides(s.inputs[0], identity));
   walk_region(Region::whole(s.output), identity, std::array<Strides, 2>{from, logical_strides(s.output, identity)},

@@ -15,7 +15,7 @@ OpCost cost(const TransposeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const TransposeAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const TransposeAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const TransposeAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const TransposeAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const TransposeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const TransposeAttrs&, const BindArgs&);
 
 }  // namespace tessera::ops

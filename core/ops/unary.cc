@@ -96,7 +96,9 @@ LayoutChoice choose_layout(const UnaryAttrs&, const OpShapes&, const LayoutQuery
   return {{std::nullopt}, q.inputs[0]};
 }
 
-void reference(const UnaryAttrs& a, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const UnaryAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   const int64_t n = element_count(s.output);
   for (int64_t i = 0; i < n; ++i) out[i] = kernels::unary_reference(a.op, a.params, in[0][i]);
 }

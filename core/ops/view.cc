@@ -164,7 +164,9 @@ LayoutChoice choose_layout(const ViewAttrs&, const OpShapes& s, const LayoutQuer
           Layout::identity(static_cast<int>(s.output.size()))};
 }
 
-void reference(const ViewAttrs&, const OpShapes& s, std::span<const float* const> in, float* out) {
+void reference(const ViewAttrs&, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
+  const FloatInputs in(in_data);
+  float* out = static_cast<float*>(out_data);
   std::memcpy(out, in[0], sizeof(float) * element_count(s.output));
 }
 

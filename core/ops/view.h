@@ -12,7 +12,7 @@ OpCost cost(const ViewAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ViewAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ViewAttrs&, const OpShapes&, const Layout& output_layout);
 LayoutChoice choose_layout(const ViewAttrs&, const OpShapes&, const LayoutQuery&);
-void reference(const ViewAttrs&, const OpShapes&, std::span<const float* const> in, float* out);
+void reference(const ViewAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ViewAttrs&, const BindArgs&);
 
 }  // namespace tessera::ops

@@ -16,9 +16,10 @@ ops::TensorBinding binding_of(const graph::Graph& g, const MemoryPlan& memory, i
   ops::TensorBinding b;
   b.shape = t.shape;
   b.layout = t.layout;
+  b.dtype = t.dtype;
   if (t.is_constant()) {
     b.layout = ops::Layout::identity(static_cast<int>(t.shape.size()));
-    b.constant = t.floats();
+    b.constant = t.constant;
   } else {
     b.arena_offset = memory.storages[memory.storage_index[tensor]].offset;
   }
@@ -30,7 +31,7 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
                                                    const CompileOptions& options) {
   const graph::Node& node = g.nodes[n];
   const ops::OpShapes shapes = g.shapes_of(node);
-  ops::BindArgs args{shapes, {}, binding_of(g, memory, node.output), options.max_isa, g.path(n)};
+  ops::BindArgs args{shapes, {}, binding_of(g, memory, node.output), options.max_isa, g.path(n), options.store};
   for (int input : node.inputs) {
     args.inputs.push_back(input >= 0 ? binding_of(g, memory, input) : ops::TensorBinding());
   }
@@ -100,15 +101,15 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   }
 
   for (int input : g.inputs) {
-    out.inputs.push_back(
-        {g.tensors[input].name, g.tensors[input].shape, memory.storages[memory.storage_index[input]].offset});
+    const graph::Tensor& t = g.tensors[input];
+    out.inputs.push_back({t.name, t.shape, t.dtype, memory.storages[memory.storage_index[input]].offset});
   }
   for (int output : g.outputs) {
     const graph::Tensor& t = g.tensors[output];
     if (t.is_constant()) {
-      out.outputs.push_back({t.name, t.shape, -1, t.floats()});
+      out.outputs.push_back({t.name, t.shape, t.dtype, -1, t.constant});
     } else {
-      out.outputs.push_back({t.name, t.shape, memory.storages[memory.storage_index[output]].offset});
+      out.outputs.push_back({t.name, t.shape, t.dtype, memory.storages[memory.storage_index[output]].offset});
     }
   }
   return out;

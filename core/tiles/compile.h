@@ -12,6 +12,7 @@ namespace tessera::tiles {
 struct CompileOptions {
   bool reuse_memory = true;  // share arena bytes between tensors with disjoint lifetimes
   Isa max_isa = Isa::kAvx512;
+  ConstantStore* store = nullptr;  // where kernels share packed weights (null: each packs its own)
 };
 
 // Edges come from each op's footprint intersected with the producer's tile grid (binary

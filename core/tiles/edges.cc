@@ -18,7 +18,8 @@ struct Access {
 
 Access access_of(uint32_t task, const ops::Region& region, const graph::Tensor& t, const Storage& s) {
   const ops::ElementRange hull = ops::element_hull(region, ops::logical_strides(t.shape, t.layout));
-  return {task, s.offset + 4 * hull.first, s.offset + 4 * (hull.last + 1)};
+  const auto size = static_cast<int64_t>(dtype_size(t.dtype));
+  return {task, s.offset + size * hull.first, s.offset + size * (hull.last + 1)};
 }
 
 bool overlap(const Access& a, const Access& b) { return a.begin < b.end && b.begin < a.end; }
@@ -149,7 +150,7 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
     for (size_t a : earlier) {
       // Only the bytes A's tiles write count as covered (not its alignment padding).
       const Storage& sa = memory.storages[a];
-      const int64_t written = 4 * ops::element_count(g.tensors[sa.tensor].shape);
+      const int64_t written = g.tensors[sa.tensor].bytes();
       const std::vector<ByteRange> latest = uncovered.take(sa.offset, sa.offset + written);
       if (latest.empty()) continue;
       for (const Access& w : writes[b]) {

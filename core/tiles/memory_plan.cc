@@ -29,7 +29,7 @@ MemoryPlan plan_memory(const graph::Graph& g, bool reuse) {
     if (plan.storage_index[root] < 0) {
       Storage s;
       s.tensor = root;
-      s.bytes = round_up(4 * ops::element_count(g.tensors[root].shape), AlignedBuffer::kAlignment);
+      s.bytes = round_up(g.tensors[root].bytes(), AlignedBuffer::kAlignment);
       s.first_use = g.tensors[root].is_graph_input ? -1 : INT_MAX;
       s.last_use = -1;
       plan.storage_index[root] = static_cast<int>(plan.storages.size());

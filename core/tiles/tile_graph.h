@@ -41,8 +41,9 @@ struct CompiledNode {
 struct IoBinding {
   std::string name;
   ops::Shape shape;
+  DType dtype = DType::kFloat32;
   int64_t arena_offset = 0;
-  const float* constant = nullptr;
+  const void* constant = nullptr;
 };
 
 struct TileGraph {

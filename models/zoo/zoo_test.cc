@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <span>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -87,7 +88,7 @@ struct Stats {
   double rms = 0, std = 0;
 };
 
-Stats summarize(const std::vector<float>& values) {
+Stats summarize(std::span<const float> values) {
   Stats s;
   double sum = 0, sum_sq = 0;
   int64_t finite = 0;
@@ -186,7 +187,7 @@ TEST_CASE("the engine loads every generated model and counts the builder's FLOPs
     // Both count 2 per multiply-add of Conv, Gemm and MatMul; the engine's other ops add
     // their own elementwise work, so only these three are comparable.
     double engine_flops = 0;
-    for (const tessera::NodeInfo& node : model.value()->info().nodes) {
+    for (const auto info = model.value()->info().value(); const tessera::NodeInfo& node : info.nodes) {
       if (node.op == "Conv" || node.op == "Gemm" || node.op == "MatMul") engine_flops += node.flops;
     }
     CHECK(engine_flops == static_cast<double>(tessera::zoo::build_model(request, 1).flops()));
@@ -249,7 +250,7 @@ TEST_CASE("the reference kernels give finite, non-trivial outputs for tiny model
     INFO(stem << ": " << outputs.status().message());
     REQUIRE(outputs.ok());
     for (const tessera::Tensor& output : *outputs) {
-      const Stats stats = summarize(output.data);
+      const Stats stats = summarize(output.floats());
       INFO(output.name << " min " << stats.min << " max " << stats.max << " rms " << stats.rms);
       CHECK(stats.non_finite == 0);
       CHECK(stats.max > stats.min);
@@ -258,7 +259,7 @@ TEST_CASE("the reference kernels give finite, non-trivial outputs for tiny model
       CHECK(stats.std > 1e-3 * stats.rms);
     }
     if (stem == "tiny_cnn") {
-      const std::vector<float>& probs = outputs->at(0).data;
+      const std::span<const float> probs = outputs->at(0).floats();
       REQUIRE(probs.size() == 20);
       for (int row = 0; row < 2; ++row) {
         double sum = 0;
@@ -273,7 +274,7 @@ namespace {
 
 // The mean over rows (last axis) of each row's largest value: for softmax output, 1/len means
 // uniform attention and 1 means one-hot.
-double mean_row_max(const std::vector<int64_t>& dims, const std::vector<float>& probs) {
+double mean_row_max(const std::vector<int64_t>& dims, std::span<const float> probs) {
   const auto len = static_cast<size_t>(dims.back());
   const size_t rows = probs.size() / len;
   double sum = 0;
@@ -283,7 +284,7 @@ double mean_row_max(const std::vector<int64_t>& dims, const std::vector<float>& 
 
 // For [batch, seq, hidden]: the share of energy in each sequence's mean token; 1 means every
 // token carries the same vector (the "token collapse" of deep random transformers).
-double token_shared_energy(const std::vector<int64_t>& dims, const std::vector<float>& x) {
+double token_shared_energy(const std::vector<int64_t>& dims, std::span<const float> x) {
   REQUIRE(dims.size() == 3);
   const int64_t seq = dims[1], hidden = dims[2];
   double shared = 0, total = 0;
@@ -310,7 +311,10 @@ void check_attention_is_alive(const ModelRequest& request, const std::string& di
     op_of[node["outputs"][0].get<std::string>()] = node["op"].get<std::string>();
   }
   int softmaxes = 0, norms = 0;
-  auto observe = [&](const std::string& tensor, const std::vector<int64_t>& dims, const std::vector<float>& values) {
+  auto observe = [&](const tessera::Tensor& value) {
+    const std::string& tensor = value.name;
+    const std::vector<int64_t>& dims = value.dims;
+    const std::span<const float> values = value.floats();
     INFO(tensor);
     const std::string& op = op_of.at(tensor);
     if (op == "Softmax") {

@@ -37,11 +37,12 @@ struct Config : TimedRun {
 
 // max |a - b| / max |b|, or +inf on mismatched sizes or NaN.
 double relative_difference(const Tensor& a, const Tensor& b) {
-  if (a.data.size() != b.data.size()) return INFINITY;
+  const auto x = a.floats(), y = b.floats();
+  if (x.size() != y.size()) return INFINITY;
   double diff = 0, scale = 0;
-  for (size_t i = 0; i < a.data.size(); ++i) {
-    diff = std::max(diff, std::fabs(static_cast<double>(a.data[i]) - b.data[i]));
-    scale = std::max(scale, std::fabs(static_cast<double>(b.data[i])));
+  for (size_t i = 0; i < x.size(); ++i) {
+    diff = std::max(diff, std::fabs(static_cast<double>(x[i]) - y[i]));
+    scale = std::max(scale, std::fabs(static_cast<double>(y[i])));
   }
   if (std::isnan(diff)) return INFINITY;
   return scale > 0 ? diff / scale : diff;
@@ -92,7 +93,11 @@ int xnnpack_bench(const Args& args) {
     auto model = Model::load_file(*path, *options);
     if (!model.ok()) return fail("bench", model.status().message());
     models.push_back(model.value());
-    if (inputs.empty()) inputs = random_inputs(model.value()->info().inputs, 1);
+    if (inputs.empty()) {
+      auto made = model.value()->random_inputs({}, 1);
+      if (!made.ok()) return fail("bench", made.status().message());
+      inputs = *made;
+    }
 
     xnnpack::XnnpackRunner* r = runners.back().get();
     configs.push_back({{[r, &inputs] { return r->run(inputs); }, {}, {}}, threads, "xnnpack", "-"});
@@ -113,7 +118,7 @@ int xnnpack_bench(const Args& args) {
   for (Config& c : configs) timed.push_back(&c);
   if (Status s = run_interleaved(timed, *runs, *warmup); !s.ok()) return fail("bench", s.message());
 
-  const ModelInfo& info = models[0]->info();
+  const ModelInfo info = models[0]->info().value();
   const xnnpack::XnnpackModel& xm = runners[0]->model();
   int subgraphs = 0;
   for (const xnnpack::Stage& s : xm.stages()) subgraphs += s.is_subgraph;

@@ -98,10 +98,10 @@ Result<std::vector<Tensor>> XnnpackRunner::run(const std::vector<Tensor>& inputs
       if (t.name == spec.name) given = &t;
     }
     if (given == nullptr) return Status::error("missing input \"" + spec.name + "\"");
-    if (given->dims != spec.logical_dims || static_cast<int64_t>(given->data.size()) != spec.elements) {
+    if (given->dims != spec.logical_dims || static_cast<int64_t>(given->floats().size()) != spec.elements) {
       return Status::error("input \"" + spec.name + "\" has the wrong dims or size");
     }
-    std::memcpy(buffers_[b].data(), given->data.data(), sizeof(float) * spec.elements);
+    std::memcpy(buffers_[b].data(), given->floats().data(), sizeof(float) * spec.elements);
   }
   const std::vector<Stage>& stages = model_->stages();
   for (size_t s = 0; s < stages.size(); ++s) {

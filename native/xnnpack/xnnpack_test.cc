@@ -45,9 +45,9 @@ struct TinyZooCleanup {
 double relative_difference(const Tensor& a, const Tensor& b) {
   REQUIRE(a.dims == b.dims);
   double diff = 0, scale = 0;
-  for (size_t i = 0; i < a.data.size(); ++i) {
-    diff = std::max(diff, std::fabs(static_cast<double>(a.data[i]) - b.data[i]));
-    scale = std::max(scale, std::fabs(static_cast<double>(b.data[i])));
+  for (size_t i = 0; i < a.floats().size(); ++i) {
+    diff = std::max(diff, std::fabs(static_cast<double>(a.floats()[i]) - b.floats()[i]));
+    scale = std::max(scale, std::fabs(static_cast<double>(b.floats()[i])));
   }
   return scale > 0 ? diff / scale : diff;
 }
@@ -55,7 +55,7 @@ double relative_difference(const Tensor& a, const Tensor& b) {
 // Runs `xnn` (1 and 2 threads) and `tessera` on the same inputs; outputs within 1e-4.
 void check_same_outputs(const std::function<Result<std::unique_ptr<XnnpackModel>>()>& load_xnnpack,
                         const std::shared_ptr<const Model>& tessera, std::vector<Tensor> inputs = {}) {
-  if (inputs.empty()) inputs = random_inputs(tessera->info().inputs, 7);
+  if (inputs.empty()) inputs = random_inputs(tessera->info().value().inputs, 7);
   Session session(tessera, Executor::create(1));
   auto expected = session.run(inputs, {});
   REQUIRE(expected.ok());

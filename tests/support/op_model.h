@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,14 +15,10 @@ namespace tessera::testing {
 
 using Dims = std::vector<int64_t>;
 
-// A tensor a test node reads: a run-time input, a float initializer or an int64 initializer.
+// A tensor a test model holds: a run-time input or an initializer, of any dtype.
 struct TestTensor {
-  enum class Kind { kInput, kWeight, kInts };
-  std::string name;
-  Kind kind = Kind::kInput;
-  Dims dims;
-  std::vector<float> data;
-  std::vector<int64_t> ints;
+  bool is_input = false;
+  Tensor value;
 };
 
 // Model JSON + weights + the run-time inputs to feed it.
@@ -30,8 +28,9 @@ struct TestModel {
   std::vector<Tensor> inputs;
 };
 
-// Accumulates tensors and nodes; `output` names the graph output. Output shapes are
-// inferred by Tessera's own op parsers (so a test can also assert them via shape_of).
+// Accumulates tensors and nodes; `output` names the graph output. Output shapes and dtypes
+// are inferred by Tessera's own op parsers (so a test can also assert them via shape_of),
+// evaluating nodes fed only by constants as the engine does when it specialises a model.
 class ModelBuilder {
  public:
   explicit ModelBuilder(uint32_t seed) : rng_(seed) {}
@@ -43,6 +42,9 @@ class ModelBuilder {
   std::string constant(Dims dims, std::vector<float> values);
   std::string ints(std::vector<int64_t> values);
   std::string ints(Dims dims, std::vector<int64_t> values);  // of any shape ({} for a scalar)
+  // A run-time input or an initializer holding `value` (any dtype; its name is replaced).
+  std::string input(Tensor value);
+  std::string constant(Tensor value);
   // Adds a node; returns its output tensor's name. "" in inputs omits an optional input.
   std::string node(const std::string& op, std::vector<std::string> inputs, nlohmann::json attributes = {});
   // Adds a node with `outputs` outputs (e.g. Split); returns their names.
@@ -50,16 +52,25 @@ class ModelBuilder {
                                         nlohmann::json attributes, int outputs);
 
   Dims shape_of(const std::string& tensor) const;
+  DType dtype_of(const std::string& tensor) const;
   TestModel build(const std::vector<std::string>& outputs) const;
   std::mt19937& rng() { return rng_; }
 
  private:
+  // What the builder knows of each tensor: dims, dtype, and the value of constants.
+  struct Known {
+    Dims dims;
+    DType dtype = DType::kFloat32;
+    std::optional<Tensor> value;
+  };
+
   std::vector<float> random_values(const Dims& dims, float lo, float hi);
+  std::string add(bool is_input, const char* prefix, Tensor value);
 
   std::mt19937 rng_;
   std::vector<TestTensor> tensors_;
   nlohmann::json nodes_ = nlohmann::json::array();
-  std::vector<std::pair<std::string, Dims>> shapes_;
+  std::map<std::string, Known> known_;
 };
 
 // Random integer in [lo, hi].

@@ -13,8 +13,7 @@ namespace tessera::testing {
 
 // Sees every node's output (named as in the model JSON) right after it is computed, in model
 // order, so tests can check intermediate activations; the references are valid during the call.
-using TensorObserver = std::function<void(const std::string& tensor_name, const std::vector<int64_t>& dims,
-                                          const std::vector<float>& values)>;
+using TensorObserver = std::function<void(const Tensor& value)>;
 
 // Evaluates the model on `inputs` (matched by name; missing ones are an error) and returns the
 // graph outputs in the model's order. A model the loader rejects or a missing input is a Status.
@@ -28,7 +27,8 @@ struct ModelFiles {
 };
 ModelFiles read_model_files(const std::string& json_path);
 
-// Largest |a - b| over all elements, divided by the largest |b| (at least 1e-6).
+// Largest |a - b| over all elements (of any dtype, read as doubles), divided by the largest
+// |b| (at least 1e-6); infinite when dims or dtypes differ.
 double relative_error(const std::vector<Tensor>& actual, const std::vector<Tensor>& expected);
 
 bool bitwise_equal(const std::vector<Tensor>& a, const std::vector<Tensor>& b);

@@ -5,6 +5,11 @@
 //   tessera::Session session(model.value(), pool);
 //   auto outputs = session.run({{"image", {1, 3, 224, 224}, pixels}}, {});
 //
+// Models may declare symbolic dims ("batch", "seq"): each run binds them from its inputs'
+// dims, and the model is specialised (shape arithmetic evaluated, tiles compiled) once per
+// distinct set of input dims, then cached. Specialisations share the weights and their
+// packed forms.
+//
 // Ownership: a Model is immutable once loaded and shared (std::shared_ptr) by any number of
 // Sessions; a Session owns the working memory (arena) of one run at a time; an Executor owns
 // threads and may serve several Sessions, of one or several models, concurrently.
@@ -18,15 +23,9 @@
 #include <vector>
 
 #include "tessera/status.h"
+#include "tessera/tensor.h"
 
 namespace tessera {
-
-// A dense float32 tensor in row-major (ONNX) order.
-struct Tensor {
-  std::string name;
-  std::vector<int64_t> dims;
-  std::vector<float> data;
-};
 
 enum class Scheduler { kDynamic, kBarrier, kShuffle };
 // "dynamic" / "barrier" / "shuffle"
@@ -38,7 +37,11 @@ struct CompileOptions {
   double tile_flops = 2.0e6;  // target work per tile
   bool reuse_memory = true;   // share arena bytes between tensors with disjoint lifetimes
   std::string isa = "auto";   // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
+  int max_specializations = 16;  // compiled input-dims signatures kept (least recently used go)
 };
+
+// Concrete dims per input name: which specialisation of a model to use.
+using InputDims = std::vector<std::pair<std::string, std::vector<int64_t>>>;
 
 struct RunOptions {
   Scheduler scheduler = Scheduler::kDynamic;
@@ -61,10 +64,11 @@ struct NodeInfo {
   double flops = 0;
 };
 
+// One specialisation of a model: the compiled graph for one set of input dims.
 struct ModelInfo {
   std::string name;
   std::vector<NodeInfo> nodes;
-  std::vector<Tensor> inputs, outputs;  // names and dims (no data)
+  std::vector<Tensor> inputs, outputs;  // names, dims and dtypes (no data)
   uint64_t tiles = 0;
   uint64_t data_edges = 0;
   uint64_t reuse_edges = 0;
@@ -75,7 +79,7 @@ struct ModelInfo {
   int64_t tensor_bytes = 0;  // sum of all intermediates: the arena without reuse
   int64_t weight_bytes = 0;
   std::string isa;
-  double compile_ms = 0;  // graph passes, planning, edges and weight packing
+  double compile_ms = 0;  // specialising: graph passes, planning, edges and weight packing
 };
 
 struct TileEvent {
@@ -101,7 +105,16 @@ class Model {
   static Result<std::shared_ptr<const Model>> load(const std::string& json_text, std::vector<uint8_t> weights,
                                                    const CompileOptions& options);
   virtual ~Model() = default;
-  virtual const ModelInfo& info() const = 0;
+  // The inputs and outputs as declared: dims may be symbols.
+  virtual const std::vector<ValueSpec>& inputs() const = 0;
+  virtual const std::vector<ValueSpec>& outputs() const = 0;
+  // The specialisation for these input dims (`{}` when every dim is fixed): compiled on first
+  // use, then cached. A binding that contradicts the model (rank, a fixed dim, one symbol
+  // bound to two values) is an error naming the input, the dim and both values.
+  virtual Result<ModelInfo> info(const InputDims& dims = {}) const = 0;
+  // Seeded inputs for these dims: floats uniform in [-1, 1); integer inputs that index a
+  // table (token ids into an embedding) uniform over its rows; other integers and bools 0/1.
+  virtual Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const = 0;
 };
 
 class Session {
@@ -111,19 +124,24 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Inputs by name with matching dims; returns the outputs in the model's order.
+  // Inputs by name, of the declared dtypes, with dims the model accepts; returns the outputs
+  // in the model's order.
   Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs, const RunOptions& options);
-  // Tiles of the last run made with RunOptions::trace.
+  // Tiles of the last run made with RunOptions::trace, and the specialisation it ran.
   const std::vector<TileEvent>& last_trace() const;
+  const ModelInfo& last_info() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-// Inputs for tensors of these names and dims (e.g. ModelInfo::inputs), uniform in [-1, 1):
-// the same seed always gives the same values. For benchmarks, tests and demos.
+// Inputs for tensors of these names, dims and dtypes (e.g. ModelInfo::inputs): floats
+// uniform in [-1, 1), integers and bools 0 or 1. The same seed always gives the same values.
+// For benchmarks, tests and demos; Model::random_inputs also keeps token ids in range.
 std::vector<Tensor> random_inputs(const std::vector<Tensor>& specs, uint64_t seed);
+// The dims of `inputs`, as a specialisation key.
+InputDims dims_of(const std::vector<Tensor>& inputs);
 
 // The compiled model as JSON (what `tessera inspect --json` writes).
 std::string model_info_json(const ModelInfo& info);

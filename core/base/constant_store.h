@@ -1,0 +1,42 @@
+// ConstantStore: where a model's computed constants live, shared by all its specialisations.
+// Each specialisation rebuilds its graph and recomputes folded constants (BatchNorm folded
+// into weights, constant subgraphs); interning them by content makes every specialisation
+// point at the same bytes, so weights and the kernels' packed copies exist once per model.
+// Thread-safe: specialisations of one model may be compiled concurrently.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+
+namespace tessera {
+
+class ConstantStore {
+ public:
+  // A buffer holding these bytes: an existing one with the same content if some
+  // specialisation still holds it, else a new copy. Aborts only if memory runs out.
+  std::shared_ptr<const AlignedBuffer> intern(const void* data, size_t bytes);
+
+  // Packed weights, shared the same way: `key` names the source constant and the packing
+  // (kernel, layout parameters); `pack` fills a new buffer when none is alive.
+  template <class Pack>
+  std::shared_ptr<const AlignedBuffer> packed(const std::string& key, Pack&& pack) {
+    std::lock_guard lock(mutex_);
+    if (auto found = packed_[key].lock()) return found;
+    auto buffer = std::make_shared<const AlignedBuffer>(pack());
+    packed_[key] = buffer;
+    return buffer;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_multimap<size_t, std::weak_ptr<const AlignedBuffer>> by_hash_;
+  std::unordered_map<std::string, std::weak_ptr<const AlignedBuffer>> packed_;
+};
+
+}  // namespace tessera
