@@ -35,6 +35,7 @@ class CompiledModel final : public Model {
   const std::vector<ValueSpec>& outputs() const override { return desc_.outputs; }
   Result<ModelInfo> info(const InputDims& dims) const override;
   Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const override;
+  ModelMemory memory() const override;
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;

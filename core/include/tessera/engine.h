@@ -64,6 +64,16 @@ struct NodeInfo {
   double flops = 0;
 };
 
+// What a model holds in memory beyond one run's arena: its weights file, the constants its
+// specialisations computed (folded weights, shape arithmetic) and the weights packed for the
+// kernels, each counted once however many specialisations share them.
+struct ModelMemory {
+  int64_t weight_bytes = 0;
+  int64_t constant_bytes = 0;
+  int64_t packed_bytes = 0;
+  int specializations = 0;  // compiled and cached
+};
+
 // One specialisation of a model: the compiled graph for one set of input dims.
 struct ModelInfo {
   std::string name;
@@ -115,6 +125,7 @@ class Model {
   // Seeded inputs for these dims: floats uniform in [-1, 1); integer inputs that index a
   // table (token ids into an embedding) uniform over its rows; other integers and bools 0/1.
   virtual Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const = 0;
+  virtual ModelMemory memory() const = 0;
 };
 
 class Session {
