@@ -134,6 +134,26 @@ describe('symbolic dimensions', () => {
   });
 });
 
+describe('opset rewrites on symbolic dimensions', () => {
+  it('an opset-11 Softmax over a middle axis, a 1-D Conv and equal Split parts run at any size', async () => {
+    const bytes = model({
+      opset: 11,
+      inputs: [['x', ['batch', 4, 'length']]],
+      outputs: [['y', ['batch', 2, 'length']], ['z', ['batch', 2, 'length']], ['s', ['batch', 4, 'length']]],
+      initializers: [float32Tensor('w', [4, 4, 3], randomData(48, 7))],
+      nodes: [
+        node('Conv', ['x', 'w'], ['c'], { pads: [1, 1] }),
+        node('Split', ['c'], ['y', 'z'], { axis: 1 }),
+        node('Softmax', ['x'], ['s'], { axis: 1 }),
+      ],
+    });
+    const converted = convertOnnx(bytes);
+    assert.deepEqual(converted.json.outputs.map((o) => o.shape), [['batch', 2, 'length'], ['batch', 2, 'length'], ['batch', 4, 'length']]);
+    assert.ok(ops(converted).includes('Flatten') && ops(converted).includes('Shape'));
+    await assertSameResults(bytes, converted, [{ x: floats([1, 4, 5]) }, { x: floats([3, 4, 9]) }]);
+  });
+});
+
 describe('typed graph inputs', () => {
   it('int64 token ids keep their type, and ConstantOfShape writes its value as a tensor attribute', async () => {
     const bytes = model({

@@ -95,7 +95,8 @@ export function convertGraph(model, { inputShapes } = {}) {
   const { inputs, bindings } = boundaryInputs(model.inputs, inputShapes);
   for (const input of inputs) values.set(input.name, { dtype: input.dtype, shape: input.shape });
   const inputSymbols = new Set(inputs.flatMap((i) => i.shape.filter(isSymbol)));
-  const symbols = new UniqueNames(inputSymbols);
+  // Fresh symbols avoid every name the model uses for a dimension.
+  const symbols = new UniqueNames([...inputSymbols, ...model.outputs.flatMap((o) => (o.dims ?? []).filter(isSymbol))]);
   const fresh = (hint) => symbols.unique(hint);
   const nodes = nameNodes(model.nodes);
   const order = topologicalOrder(nodes, new Set(values.keys()));
