@@ -31,6 +31,7 @@ class CompiledModel final : public Model {
   static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, AlignedBuffer weights,
                                                       const CompileOptions& options);
 
+  const std::string& name() const override { return desc_.name; }
   const std::vector<ValueSpec>& inputs() const override { return desc_.inputs; }
   const std::vector<ValueSpec>& outputs() const override { return desc_.outputs; }
   Result<ModelInfo> info(const InputDims& dims) const override;

@@ -115,6 +115,7 @@ class Model {
   static Result<std::shared_ptr<const Model>> load(const std::string& json_text, std::vector<uint8_t> weights,
                                                    const CompileOptions& options);
   virtual ~Model() = default;
+  virtual const std::string& name() const = 0;
   // The inputs and outputs as declared: dims may be symbols.
   virtual const std::vector<ValueSpec>& inputs() const = 0;
   virtual const std::vector<ValueSpec>& outputs() const = 0;
@@ -156,6 +157,9 @@ InputDims dims_of(const std::vector<Tensor>& inputs);
 
 // The compiled model as JSON (what `tessera inspect --json` writes).
 std::string model_info_json(const ModelInfo& info);
+// The model's declared inputs and outputs as JSON: {"name", "inputs": [{"name", "dtype",
+// "dims": [1, "seq"]}], "outputs": [...]}.
+std::string model_signature_json(const Model& model);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);
