@@ -1,5 +1,6 @@
 // The operator schema: one entry per ONNX op Tessera runs, with its attributes, supported
-// values, the ONNX attributes the converter may drop, its shape-like inputs and its outputs.
+// values, the ONNX attributes the converter may drop, its shape-like inputs, the inputs it
+// reads as constants (weights, folded parameters) and its outputs.
 // The converter (ops.js), the exporter, the operator table of docs/model-format.md
 // (scripts/op-docs.mjs), the conformance run and tests/js/schema.test.mjs all read this file;
 // docs/model-format.md ("Operator schema") describes the fields.
@@ -13,17 +14,20 @@ export default {
     "Conv": {
       "doc": "2-D; `group` incl. depthwise, `strides`, `pads`, `auto_pad` (`NOTSET`, `SAME_UPPER`, `SAME_LOWER`, `VALID`), `dilations`, `kernel_shape` (optional, must match the weights)",
       "attrs": { "kernel_shape": "ints", "strides": "ints", "pads": "ints", "auto_pad": "string", "dilations": "ints", "group": "int" },
-      "values": { "auto_pad": ["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] }
+      "values": { "auto_pad": ["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] },
+      "constant_inputs": [1, 2]
     },
     "ConvTranspose": {
       "doc": "2-D; `group`, `strides`, `pads`, `auto_pad`, `dilations`, `output_padding`, `output_shape`, `kernel_shape`; weights `[C, M/group, kH, kW]` and optional bias `[M]` are initializers",
       "attrs": { "kernel_shape": "ints", "strides": "ints", "pads": "ints", "auto_pad": "string", "dilations": "ints", "group": "int", "output_padding": "ints", "output_shape": "ints" },
-      "values": { "auto_pad": ["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] }
+      "values": { "auto_pad": ["NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"] },
+      "constant_inputs": [1, 2]
     },
     "Gemm": {
       "doc": "`alpha`, `beta`, `transA`, `transB`; `C` broadcast to the output",
       "attrs": { "alpha": "float", "beta": "float", "transA": "int", "transB": "int" },
-      "drop": { "broadcast": "any" }
+      "drop": { "broadcast": "any" },
+      "constant_inputs": [2]
     },
     "MatMul": {
       "doc": "1-D, 2-D and batched with numpy broadcasting of batch dimensions"
@@ -194,6 +198,7 @@ export default {
       "doc": "bounds as inputs 2 and 3 (opset 11+, constant) or as `min`/`max` attributes (opset 6)",
       "attrs": { "min": "float", "max": "float" },
       "drop": { "consumed_inputs": "any" },
+      "constant_inputs": [1, 2],
       "attr_inputs": { "min": 1, "max": 2 }
     },
     "Softmax": {
@@ -204,24 +209,28 @@ export default {
       "doc": "`axis` (default -1), `epsilon`; scale and optional bias; optional outputs Mean and InvStdDev",
       "attrs": { "axis": "int", "epsilon": "float" },
       "drop": { "stash_type": [1] },
+      "constant_inputs": [1, 2],
       "outputs": 3
     },
     "BatchNormalization": {
       "doc": "inference mode, `epsilon`; only output 0; folded into a preceding Conv where possible",
       "attrs": { "epsilon": "float" },
-      "drop": { "momentum": "any", "is_test": "any", "consumed_inputs": "any", "training_mode": [0], "spatial": [1] }
+      "drop": { "momentum": "any", "is_test": "any", "consumed_inputs": "any", "training_mode": [0], "spatial": [1] },
+      "constant_inputs": [1, 2, 3, 4]
     },
     "InstanceNormalization": {
       "doc": "`epsilon`; scale and bias per channel",
       "since": 2,
       "attrs": { "epsilon": "float" },
-      "drop": { "consumed_inputs": "any" }
+      "drop": { "consumed_inputs": "any" },
+      "constant_inputs": [1, 2]
     },
     "GroupNormalization": {
       "doc": "`epsilon`, `num_groups`; scale and bias per channel (opset 21; the converter expands opset 18's per-group ones)",
       "since": 2,
       "attrs": { "epsilon": "float", "num_groups": "int" },
-      "drop": { "stash_type": [1] }
+      "drop": { "stash_type": [1] },
+      "constant_inputs": [1, 2]
     },
     "MaxPool": {
       "doc": "2-D; `kernel_shape`, `strides`, `pads`, `auto_pad`, `dilations`, `ceil_mode`; AveragePool `count_include_pad`; MaxPool output 0 only",
@@ -417,7 +426,8 @@ export default {
       "doc": "`pads`, optional `constant_value` and `axes` as inputs (opset 11+; `pads` and `axes` known at specialisation); `mode` `constant`, `reflect`, `edge`",
       "attrs": { "mode": "string" },
       "values": { "mode": ["constant", "reflect", "edge"] },
-      "shape_inputs": [1, 3]
+      "shape_inputs": [1, 3],
+      "constant_inputs": [2]
     },
     "Gather": {
       "doc": "`axis`; `indices` of any int type and shape (constant or computed at run time), negative allowed",
