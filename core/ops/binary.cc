@@ -197,6 +197,7 @@ class BinaryKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const BinaryAttrs& a, const BindArgs& args) {
+  TESSERA_CHECK(args.output.dtype == DType::kFloat32);  // other dtypes parse to ElementwiseAttrs
   return std::unique_ptr<TileKernel>(new BinaryKernel(a, args));
 }
 

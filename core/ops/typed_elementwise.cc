@@ -3,7 +3,12 @@
 #include "core/ops/typed_elementwise.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "core/ops/binary.h"
 #include "core/ops/element_functions.h"
@@ -267,10 +272,15 @@ class TypedElementwiseKernel final : public TileKernel {
   TypedElementwiseKernel(const ElementwiseAttrs& a, const BindArgs& args)
       : attrs_(a), shapes_(args.shapes), inputs_(args.inputs), out_(args.output) {
     for (const TensorBinding& in : inputs_) strides_.push_back(broadcast_strides(in.shape, in.strides, out_.shape));
-    std::string op = elementwise_op_name(a.op);
-    std::transform(op.begin(), op.end(), op.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+    // "i64_less_or_equal": the operands' dtype (Where: its values') and the op in snake case.
     const DType in = shapes_.input_dtypes[a.op == ElementwiseOp::kWhere ? 1 : 0];
-    name_ = std::string(short_dtype_name(in)) + "_" + op;
+    name_ = std::string(short_dtype_name(in)) + "_";
+    const std::string op = elementwise_op_name(a.op);
+    for (size_t i = 0; i < op.size(); ++i) {
+      const auto c = static_cast<unsigned char>(op[i]);
+      if (i > 0 && std::isupper(c) && std::islower(static_cast<unsigned char>(op[i - 1]))) name_ += '_';
+      name_ += static_cast<char>(std::tolower(c));
+    }
     if (a.op == ElementwiseOp::kCast) name_ += std::string("_to_") + short_dtype_name(shapes_.output_dtype);
   }
 
