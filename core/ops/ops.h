@@ -21,6 +21,7 @@
 #include "core/ops/slice.h"
 #include "core/ops/softmax.h"
 #include "core/ops/transpose.h"
+#include "core/ops/typed_elementwise.h"
 #include "core/ops/unary.h"
 #include "core/ops/view.h"
 
@@ -28,7 +29,7 @@ namespace tessera::ops {
 
 using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs,
                              ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs,
-                             ResizeAttrs, SliceAttrs, GatherAttrs, PadAttrs, ExpandAttrs>;
+                             ResizeAttrs, SliceAttrs, GatherAttrs, PadAttrs, ExpandAttrs, ElementwiseAttrs>;
 
 // A parsed node: one single-output op per node output. The graph IR is single-output, so a
 // node with several outputs (Split) lowers to one op per output: output 0 here, outputs
