@@ -50,7 +50,7 @@ Status merge_size(const NodeParser& p, const std::string& label, int64_t size, i
 
 // Per input, the element stride of every label (0 where the input lacks or broadcasts it).
 std::vector<std::vector<int64_t>> label_strides(const EinsumAttrs& a, const std::vector<Shape>& shapes,
-                                               const std::vector<Strides>& strides) {
+                                                const std::vector<Strides>& strides) {
   std::vector<std::vector<int64_t>> result;
   for (size_t k = 0; k < a.input_labels.size(); ++k) {
     std::vector<int64_t> s(a.label_sizes.size(), 0);
@@ -320,7 +320,8 @@ void reference(const EinsumAttrs& a, const OpShapes& s, std::span<const void* co
   // Nested loops over all labels: the output's (row-major), then the summed ones; in double.
   const size_t inputs = s.inputs.size();
   std::vector<Strides> row_major;
-  for (const Shape& shape : s.inputs) row_major.push_back(logical_strides(shape, Layout::identity(static_cast<int>(shape.size()))));
+  for (const Shape& shape : s.inputs)
+    row_major.push_back(logical_strides(shape, Layout::identity(static_cast<int>(shape.size()))));
   const std::vector<std::vector<int64_t>> strides = label_strides(a, s.inputs, row_major);
   std::vector<int> order = a.output_labels;
   order.insert(order.end(), a.summed.begin(), a.summed.end());

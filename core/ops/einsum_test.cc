@@ -36,7 +36,7 @@ TEST_CASE("einsum computes matmul, dot, sums, transposes and outer products by h
       {"ij->i", {{2, 3}}, {2}, {6, 15}},
       {"ij->ji", {{2, 3}}, {3, 2}, {1, 4, 2, 5, 3, 6}},
       {"ji", {{2, 3}}, {3, 2}, {1, 4, 2, 5, 3, 6}},  // implicit: alphabetical, "ij"
-      {"ij,j->i", {{2, 3}, {1}}, {2}, {606, 1515}},   // a size-1 label broadcasts
+      {"ij,j->i", {{2, 3}, {1}}, {2}, {606, 1515}},  // a size-1 label broadcasts
       {"ij,kl->ijkl", {{2, 1}, {1, 2}}, {2, 1, 1, 2}, {101, 102, 202, 204}},
       {"ji,...", {{2, 3}, {2}}, {2, 3, 2}, {101, 404, 202, 505, 303, 606, 102, 408, 204, 510, 306, 612}},
       {"...ij->...ji", {{2, 3}}, {3, 2}, {1, 4, 2, 5, 3, 6}},
@@ -108,8 +108,9 @@ TEST_CASE("einsum errors name the node") {
     for (const Dims& shape : shapes) inputs.push_back(b.input(shape));
     return load_error(b.build({b.node("Einsum", inputs, {{"equation", equation}})}));
   };
-  CHECK_THAT(error_of("ii->i", {{3, 3}}),
-             Catch::Contains("(Einsum") && Catch::Contains("Einsum: repeated labels within one input are not supported"));
+  CHECK_THAT(
+      error_of("ii->i", {{3, 3}}),
+      Catch::Contains("(Einsum") && Catch::Contains("Einsum: repeated labels within one input are not supported"));
   CHECK_THAT(error_of("...ii->...i", {{2, 3, 3}}), Catch::Contains("repeated labels"));
   CHECK_THAT(error_of("ij,jk->ik", {{2, 3}, {4, 2}}), Catch::Contains("label j has sizes 3 and 4"));
   CHECK_THAT(error_of("ij,jk->ik", {{2, 3}}), Catch::Contains("2 input terms for 1 inputs"));

@@ -41,9 +41,9 @@ TEST_CASE("instance and group norm match the reference, with tiles of whole grou
     bool per_group_affine;
   };
   const std::vector<Case> cases = {
-      {{2, 3, 4, 5}, 0, false}, {{1, 8, 17}, 0, false},    {{3, 6, 2, 3, 2}, 0, false},
-      {{2, 8, 5, 5}, 2, false}, {{2, 8, 5, 5}, 4, true},   {{1, 6, 33}, 1, false},
-      {{2, 6, 7, 3}, 6, false}, {{2, 12, 3, 3}, 3, true},  {{4, 16, 1}, 8, false},
+      {{2, 3, 4, 5}, 0, false}, {{1, 8, 17}, 0, false},   {{3, 6, 2, 3, 2}, 0, false},
+      {{2, 8, 5, 5}, 2, false}, {{2, 8, 5, 5}, 4, true},  {{1, 6, 33}, 1, false},
+      {{2, 6, 7, 3}, 6, false}, {{2, 12, 3, 3}, 3, true}, {{4, 16, 1}, 8, false},
   };
   uint32_t seed = 1;
   for (const Case& c : cases) {
@@ -79,6 +79,21 @@ TEST_CASE("group norm tiles split batch items and whole groups only") {
   check_against_reference(model, {.tolerance = 2e-5, .threads = {4}, .tile_flops = 200});
 }
 
+TEST_CASE("instance and group norm of constants fold at specialisation") {
+  ModelBuilder b(8);
+  const auto x = b.input({2, 4});
+  const auto folded =
+      b.node("GroupNormalization", {b.weight({1, 4, 3}), b.weight({4}), b.weight({4})}, {{"num_groups", 2}});
+  const auto y = b.node("Add", {x, b.node("InstanceNormalization", {b.weight({2, 4}), b.weight({4}), b.weight({4})})});
+  const TestModel model = b.build({y, folded});
+  check_against_reference(model, {.tolerance = 2e-5});
+  auto compiled = Model::load(model.json, model.weights, {});
+  REQUIRE(compiled.ok());
+  const ModelInfo info = compiled.value()->info().value();
+  REQUIRE(info.nodes.size() == 1);
+  CHECK(info.nodes[0].op == "Add");
+}
+
 TEST_CASE("instance norm after a conv reads its NHWC output in row-major order") {
   ModelBuilder b(7);
   const auto conv = b.node("Conv", {b.input({2, 3, 6, 6}), b.weight({8, 3, 3, 3})}, {{"pads", {1, 1, 1, 1}}});
@@ -96,7 +111,8 @@ TEST_CASE("instance and group norm errors name the node") {
   };
   CHECK_THAT(error_of("GroupNormalization", {6}, {{"num_groups", 4}}),
              Catch::Contains("(GroupNormalization") && Catch::Contains("num_groups 4 must divide the 6 channels"));
-  CHECK_THAT(error_of("GroupNormalization", {6}, {{"num_groups", 3}, {"stash_type", 0}}), Catch::Contains("stash_type"));
+  CHECK_THAT(error_of("GroupNormalization", {6}, {{"num_groups", 3}, {"stash_type", 0}}),
+             Catch::Contains("stash_type"));
   CHECK_THAT(error_of("GroupNormalization", {4}, {{"num_groups", 3}}),
              Catch::Contains("scale [4] must be [6] (per channel) or [3] (per group, opset 18)"));
   CHECK_THAT(error_of("GroupNormalization", {6}, nullptr), Catch::Contains("\"num_groups\" is required"));

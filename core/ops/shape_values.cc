@@ -51,8 +51,8 @@ Result<int64_t> range_length(const NodeParser& p, T start, T limit, T delta) {
     length = static_cast<double>(quotient);
   }
   if (length <= 0) {
-    return no_empty_output(p, "Range(" + std::to_string(start) + ", " + std::to_string(limit) + ", " +
-                                  std::to_string(delta) + ")");
+    return no_empty_output(
+        p, "Range(" + std::to_string(start) + ", " + std::to_string(limit) + ", " + std::to_string(delta) + ")");
   }
   if (length > static_cast<double>(kMaxTensorElements)) return p.error("output would have too many elements");
   return static_cast<int64_t>(length);
@@ -77,8 +77,9 @@ void fill_range(std::span<const void* const> in, int64_t count, void* out_data) 
 }
 
 Status evaluated_when_specialised(const BindArgs& args) {
-  return Status::error(args.path + ": internal error: this op's inputs are known when the model is specialised, "
-                                   "so the graph builder evaluates it and no tile runs it");
+  return Status::error(args.path +
+                       ": internal error: this op's inputs are known when the model is specialised, "
+                       "so the graph builder evaluates it and no tile runs it");
 }
 
 }  // namespace

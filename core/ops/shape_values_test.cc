@@ -59,17 +59,17 @@ TEST_CASE("shape slices dims with start and end (negative, clamped) and size cou
 TEST_CASE("range counts ceil((limit - start) / delta) values of the inputs' dtype") {
   {
     ModelBuilder b(1);  // ONNX test_range_int32_type_negative_delta
-    b.input({1});  // a model needs an input
-    const auto r = b.node("Range", {b.constant(scalar<int32_t>(DType::kInt32, 10)),
-                                    b.constant(scalar<int32_t>(DType::kInt32, 6)),
-                                    b.constant(scalar<int32_t>(DType::kInt32, -3))});
+    b.input({1});       // a model needs an input
+    const auto r =
+        b.node("Range", {b.constant(scalar<int32_t>(DType::kInt32, 10)), b.constant(scalar<int32_t>(DType::kInt32, 6)),
+                         b.constant(scalar<int32_t>(DType::kInt32, -3))});
     CHECK(b.dtype_of(r) == DType::kInt32);
     const auto out = check_against_reference(b.build({r}), {.tolerance = 0});
     CHECK(values_of<int32_t>(out[0]) == std::vector<int32_t>{10, 7});
   }
   {
     ModelBuilder b(2);  // ONNX test_range_float_type_positive_delta, and a fractional delta
-    b.input({1});  // a model needs an input
+    b.input({1});       // a model needs an input
     const auto r = b.node("Range", {b.constant(Dims{}, {1}), b.constant(Dims{}, {5}), b.constant(Dims{}, {2})});
     const auto f = b.node("Range", {b.constant(Dims{}, {0}), b.constant(Dims{}, {1}), b.constant(Dims{}, {0.25f})});
     const auto out = check_against_reference(b.build({r, f}), {.tolerance = 0});
@@ -85,7 +85,7 @@ TEST_CASE("range counts ceil((limit - start) / delta) values of the inputs' dtyp
   }
   {
     ModelBuilder b(4);  // an empty range is an error naming the node
-    b.input({1});  // a model needs an input
+    b.input({1});       // a model needs an input
     const TestModel m = b.build({b.node("Range", {b.ints(Dims{}, {5}), b.ints(Dims{}, {5}), b.ints(Dims{}, {1})})});
     CHECK_THAT(load_error(m), Catch::Contains("(Range \"Range") && Catch::Contains("zero-size"));
   }
@@ -97,7 +97,7 @@ TEST_CASE("range counts ceil((limit - start) / delta) values of the inputs' dtyp
   }
   {
     ModelBuilder b(6);  // from input data: not known at specialisation
-    b.input({1});  // a model needs an input
+    b.input({1});       // a model needs an input
     const auto start = b.input(scalar<int64_t>(DType::kInt64, 0));
     const TestModel m = b.build({b.node("Range", {start, b.ints(Dims{}, {5}), b.ints(Dims{}, {1})})});
     CHECK_THAT(load_error(m), Catch::Contains("start (input 0") && Catch::Contains("specialised"));
@@ -113,14 +113,10 @@ TEST_CASE("range counts ceil((limit - start) / delta) values of the inputs' dtyp
 TEST_CASE("constant of shape fills its value's dtype, float32 0 by default") {
   ModelBuilder b(1);
   b.input({1});  // a model needs an input
-  const auto ones = b.node("ConstantOfShape", {b.ints({4, 3, 2})},
-                           {{"value", tensor_attribute("float32", {1})}});
-  const auto zeros = b.node("ConstantOfShape", {b.ints({10, 6})},
-                            {{"value", tensor_attribute("int32", {0})}});
-  const auto fill = b.node("ConstantOfShape", {b.ints({2, 2})},
-                           {{"value", tensor_attribute("int64", {-7})}});
-  const auto flags = b.node("ConstantOfShape", {b.ints({3})},
-                            {{"value", tensor_attribute("bool", {1})}});
+  const auto ones = b.node("ConstantOfShape", {b.ints({4, 3, 2})}, {{"value", tensor_attribute("float32", {1})}});
+  const auto zeros = b.node("ConstantOfShape", {b.ints({10, 6})}, {{"value", tensor_attribute("int32", {0})}});
+  const auto fill = b.node("ConstantOfShape", {b.ints({2, 2})}, {{"value", tensor_attribute("int64", {-7})}});
+  const auto flags = b.node("ConstantOfShape", {b.ints({3})}, {{"value", tensor_attribute("bool", {1})}});
   const auto plain = b.node("ConstantOfShape", {b.ints({2})});
   const auto out = check_against_reference(b.build({ones, zeros, fill, flags, plain}), {.tolerance = 0});
   CHECK(out[0].dims == Dims{4, 3, 2});
@@ -140,8 +136,8 @@ TEST_CASE("constant of shape fills its value's dtype, float32 0 by default") {
   CHECK_THAT(load_error(empty), Catch::Contains("ConstantOfShape") && Catch::Contains("zero-size"));
   ModelBuilder two(3);
   two.input({1});  // a model needs an input
-  const TestModel pair = two.build({two.node("ConstantOfShape", {two.ints({2})},
-                                             {{"value", tensor_attribute("float32", {1, 2})}})});
+  const TestModel pair =
+      two.build({two.node("ConstantOfShape", {two.ints({2})}, {{"value", tensor_attribute("float32", {1, 2})}})});
   CHECK_THAT(load_error(pair), Catch::Contains("value must hold one element"));
   ModelBuilder wrong(4);
   wrong.input({1});  // a model needs an input
@@ -170,14 +166,11 @@ TEST_CASE("shape arithmetic on symbolic dims folds at specialisation: x -> Shape
   // Size(x) is a rank-0 limit: Range(0, batch * seq, 3).
   const auto strided = b.node("Range", {b.ints(Dims{}, {0}), b.node("Size", {x}), b.ints(Dims{}, {3})});
   // An upper-triangular mask of ones, shaped like x, added to x: the only node that runs.
-  const auto ones = b.node("ConstantOfShape", {b.node("Shape", {x})},
-                           {{"value", tensor_attribute("float32", {1})}});
+  const auto ones = b.node("ConstantOfShape", {b.node("Shape", {x})}, {{"value", tensor_attribute("float32", {1})}});
   const auto y = b.node("Add", {x, b.node("Trilu", {ones})});
   const TestModel built = b.build({y, sums, strided});
-  const std::string json = with_dims(built.json, {{x, {"batch", "seq"}},
-                                                  {y, {"batch", "seq"}},
-                                                  {sums, {"seq"}},
-                                                  {strided, {"thirds"}}});
+  const std::string json =
+      with_dims(built.json, {{x, {"batch", "seq"}}, {y, {"batch", "seq"}}, {sums, {"seq"}}, {strided, {"thirds"}}});
   auto model = Model::load(json, built.weights, {});
   REQUIRE(model.ok());
   Session session(model.value(), Executor::create(2));

@@ -21,9 +21,7 @@ struct Block {
   int64_t i = 0, j = 0;
 };
 
-int64_t space_channels(const SpaceDepthAttrs& a, const OpShapes& s) {
-  return (a.to_space ? s.output : s.inputs[0])[1];
-}
+int64_t space_channels(const SpaceDepthAttrs& a, const OpShapes& s) { return (a.to_space ? s.output : s.inputs[0])[1]; }
 
 // Depth channel of space channel c at block offset (i, j): DCR puts the block offset outermost.
 int64_t depth_channel(const SpaceDepthAttrs& a, int64_t channels, int64_t c, int64_t i, int64_t j) {
@@ -155,8 +153,7 @@ Result<ParsedOp> parse_depth_to_space(NodeParser& p) {
   const Shape& x = p.shape(0);
   const int64_t area = a.block * a.block;
   if (x[1] % area != 0) {
-    return p.error("channels " + std::to_string(x[1]) + " must be a multiple of blocksize^2 = " +
-                   std::to_string(area));
+    return p.error("channels " + std::to_string(x[1]) + " must be a multiple of blocksize^2 = " + std::to_string(area));
   }
   int64_t h = 0, w = 0;
   if (!checked_mul(x[2], a.block, &h) || !checked_mul(x[3], a.block, &w)) return p.error("output is too large");

@@ -20,10 +20,12 @@ TEST_CASE("trilu matches the reference for every dtype, both triangles and diago
         for (DType dtype : {DType::kFloat32, DType::kInt64, DType::kInt32, DType::kBool, DType::kUInt8}) {
           INFO("shape " << shape.size() << "-D, k " << k << ", upper " << upper << ", " << dtype_name(dtype));
           ModelBuilder b(seed++);
-          const auto x = dtype == DType::kFloat32 ? b.input(shape) : b.input(random_tensor(b.rng(), shape, dtype, 1, 9));
+          const auto x =
+              dtype == DType::kFloat32 ? b.input(shape) : b.input(random_tensor(b.rng(), shape, dtype, 1, 9));
           const auto y = b.node("Trilu", {x, b.ints(Dims{}, {k})}, {{"upper", upper}});
           CHECK(b.dtype_of(y) == dtype);
-          check_against_reference(b.build({y}), {.tolerance = 0, .threads = {1, 3}, .all_isas = false, .tile_flops = 8});
+          check_against_reference(b.build({y}),
+                                  {.tolerance = 0, .threads = {1, 3}, .all_isas = false, .tile_flops = 8});
         }
       }
     }
@@ -64,15 +66,13 @@ TEST_CASE("cumsum matches ONNX's 1-D and 2-D cases by hand") {
     int exclusive, reverse;
     std::vector<float> expected;
   };
-  const std::vector<Case> cases = {{0, 0, {1, 3, 6, 10, 15}},
-                                   {1, 0, {0, 1, 3, 6, 10}},
-                                   {0, 1, {15, 14, 12, 9, 5}},
-                                   {1, 1, {14, 12, 9, 5, 0}}};
+  const std::vector<Case> cases = {
+      {0, 0, {1, 3, 6, 10, 15}}, {1, 0, {0, 1, 3, 6, 10}}, {0, 1, {15, 14, 12, 9, 5}}, {1, 1, {14, 12, 9, 5, 0}}};
   for (const Case& c : cases) {
     ModelBuilder b(1);
     const auto axis = b.constant(Tensor::of("", {}, DType::kInt32, std::vector<int32_t>{0}.data()));
-    const auto y = b.node("CumSum", {b.input(Tensor("", {5}, x)), axis},
-                          {{"exclusive", c.exclusive}, {"reverse", c.reverse}});
+    const auto y =
+        b.node("CumSum", {b.input(Tensor("", {5}, x)), axis}, {{"exclusive", c.exclusive}, {"reverse", c.reverse}});
     CHECK(values_of<float>(check_against_reference(b.build({y}), {.tolerance = 0})[0]) == c.expected);
   }
   const std::vector<float> m = {1, 2, 3, 4, 5, 6};
@@ -96,11 +96,15 @@ TEST_CASE("cumsum matches the reference on every axis, both directions, float32 
         ModelBuilder b(seed++);
         const int64_t big = dtype == DType::kInt32 ? int64_t{1} << 30 : int64_t{1} << 62;
         const auto x = dtype == DType::kFloat32 ? b.input(shape) : b.input(random_tensor(b.rng(), shape, dtype, -9, 9));
-        const auto y = b.node("CumSum", {x, b.ints(Dims{}, {axis})}, {{"exclusive", flags & 1}, {"reverse", flags >> 1}});
+        const auto y =
+            b.node("CumSum", {x, b.ints(Dims{}, {axis})}, {{"exclusive", flags & 1}, {"reverse", flags >> 1}});
         // Integers near the top of their range wrap around (two's complement) on the way.
-        const auto wrap = b.node("CumSum", {b.input(random_tensor(b.rng(), {2, 5}, dtype == DType::kFloat32 ? DType::kInt64 : dtype, big - 3, big)),
-                                            b.ints(Dims{}, {1})});
-        check_against_reference(b.build({y, wrap}), {.tolerance = 1e-6, .threads = {1, 3}, .all_isas = false, .tile_flops = 30});
+        const auto wrap = b.node(
+            "CumSum",
+            {b.input(random_tensor(b.rng(), {2, 5}, dtype == DType::kFloat32 ? DType::kInt64 : dtype, big - 3, big)),
+             b.ints(Dims{}, {1})});
+        check_against_reference(b.build({y, wrap}),
+                                {.tolerance = 1e-6, .threads = {1, 3}, .all_isas = false, .tile_flops = 30});
       }
     }
   }
