@@ -29,6 +29,7 @@ model::AttrValue attribute(const nlohmann::json& value) {
     std::vector<double> values = value["values"].get<std::vector<double>>();
     a.tensor = Tensor::spec("", value["shape"].get<std::vector<int64_t>>(), dtype);
     a.tensor.bytes.resize(values.size() * dtype_size(dtype));
+    // values<T>() is empty unless T is the dtype's type (subspan of it would be out of bounds).
     for (size_t i = 0; i < values.size(); ++i) {
       switch (dtype) {
         case DType::kFloat32: a.tensor.values<float>()[i] = static_cast<float>(values[i]); break;
