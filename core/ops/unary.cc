@@ -29,6 +29,17 @@ const char* unary_op_name(UnaryOp op) {
     case UnaryOp::kNeg: return "Neg";
     case UnaryOp::kAbs: return "Abs";
     case UnaryOp::kReciprocal: return "Reciprocal";
+    case UnaryOp::kSin: return "Sin";
+    case UnaryOp::kCos: return "Cos";
+    case UnaryOp::kLog: return "Log";
+    case UnaryOp::kFloor: return "Floor";
+    case UnaryOp::kCeil: return "Ceil";
+    case UnaryOp::kRound: return "Round";
+    case UnaryOp::kSign: return "Sign";
+    case UnaryOp::kSoftplus: return "Softplus";
+    case UnaryOp::kElu: return "Elu";
+    case UnaryOp::kSelu: return "Selu";
+    case UnaryOp::kMish: return "Mish";
   }
   return "?";
 }
