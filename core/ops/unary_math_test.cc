@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/graph/passes.h"
 #include "tests/support/engine_check.h"
 
 namespace tessera::testing {
@@ -186,6 +187,34 @@ TEST_CASE("elu, selu, softplus and mish fuse into conv and matmul epilogues and 
       CHECK(computing == 1);
       check_against_reference(model, {.tolerance = 1e-5});
     }
+  }
+}
+
+// Epilogues compute in float32: an integer Neg after an integer-typed producer that has an
+// epilogue (built by hand here: no integer op with an epilogue exists yet) stays a node.
+TEST_CASE("an integer neg is never fused into a producer's float epilogue") {
+  graph::Graph g;
+  auto tensor = [&](const char* name, DType dtype) {
+    graph::Tensor t;
+    t.name = name;
+    t.shape = {4};
+    t.dtype = dtype;
+    return g.add_tensor(std::move(t));
+  };
+  for (DType dtype : {DType::kInt64, DType::kFloat32}) {
+    g = graph::Graph();
+    const int a = tensor("a", dtype), b = tensor("b", dtype), sum = tensor("sum", dtype), neg = tensor("neg", dtype);
+    g.tensors[a].is_graph_input = g.tensors[b].is_graph_input = g.tensors[neg].is_graph_output = true;
+    ops::BinaryAttrs add;
+    add.op = kernels::BinaryOp::kAdd;
+    ops::UnaryAttrs negate;
+    negate.op = kernels::UnaryOp::kNeg;
+    g.nodes.push_back(graph::Node{"add", "Add", add, {a, b}, sum});
+    g.nodes.push_back(graph::Node{"neg", "Neg", negate, {sum}, neg});
+    g.renumber_producers();
+    graph::fuse_epilogues(g);
+    INFO(dtype_name(dtype));
+    CHECK(g.nodes[1].removed == (dtype == DType::kFloat32));  // the float one does fuse
   }
 }
 
