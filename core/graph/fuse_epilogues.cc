@@ -153,6 +153,8 @@ bool fuse_next(Graph& g, int producer_index, std::vector<std::vector<int>>& cons
   Node& c = g.nodes[consumer_index];
   // The consumer must not broadcast the producer's output to a larger shape.
   if (g.tensors[c.output].shape != out.shape) return false;
+  // Epilogues compute in float32: integer Neg / Abs / Sign stay separate nodes.
+  if (out.dtype != model::DType::kFloat32 || g.tensors[c.output].dtype != model::DType::kFloat32) return false;
   ops::Epilogue* e = ops::op_epilogue(p.attrs);
   bool fused = false;
   if (auto* u = std::get_if<ops::UnaryAttrs>(&c.attrs)) {

@@ -1,4 +1,5 @@
-// Elementwise unary ops (Relu, Sigmoid, Clip, Gelu, ...): one kind, the function is a field.
+// Elementwise unary ops (Relu, Sigmoid, Clip, Gelu, Exp, Log, Round, Mish, ...): one kind, the
+// function is a field. Float32, except Neg, Abs and Sign, which also take int64 and int32.
 #pragma once
 
 #include "core/ops/op_contract.h"

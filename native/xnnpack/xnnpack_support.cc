@@ -193,6 +193,7 @@ NodeSupport classify_node(const Graph& g, const Node& node) {
         } else if constexpr (std::is_same_v<A, ops::MatMulAttrs>) {
           return classify_matmul(g, node, a);
         } else if constexpr (std::is_same_v<A, ops::UnaryAttrs>) {
+          if (g.tensors[node.output].dtype != model::DType::kFloat32) return unsupported(node.op + " (integer)");
           return activation_supported(a.op) ? NodeSupport{} : unsupported(ops::unary_op_name(a.op));
         } else if constexpr (std::is_same_v<A, ops::BinaryAttrs>) {
           return classify_binary(g, node, a);

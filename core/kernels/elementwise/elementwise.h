@@ -18,6 +18,13 @@ namespace tessera::kernels {
 // 6.3e-7 relative error for x >= -1; further left 1 + erf cancels, as in onnxruntime, and the
 // error is at most 1.9e-7 |x|. GeluTanh is within 1e-6 relative error wherever |y| > 1e-3 |x|.
 //   Pow(a, b) is std::pow except a * a for b == 2 and a * a * a for b == 3 (as onnxruntime).
+//   Round is round half to even; Floor, Ceil and Round keep the sign of zero (Round(-0.4) = -0).
+//   Sign(+-0) = +0 (as numpy).
+//   Mish(-inf) = NaN, as the ONNX formula x tanh(softplus(x)) gives (-inf * 0).
+//   Sin and Cos are std::sin / std::cos in double, rounded: the reference exactly.
+// Log, Softplus, Elu, Selu and Mish are within 1, 2.5, 2, 2.5 and 4 ulps of the exact value
+// (ulps of float at the result; 2^-149 below FLT_MIN), checked over all exponents by
+// elementwise_accuracy_test.cc.
 enum class UnaryOp {
   kCopy,
   kRelu,
@@ -34,9 +41,21 @@ enum class UnaryOp {
   kExp,
   kNeg,
   kAbs,
-  kReciprocal
+  kReciprocal,
+  kSin,
+  kCos,
+  kLog,
+  kFloor,
+  kCeil,
+  kRound,
+  kSign,
+  kSoftplus,
+  kElu,
+  kSelu,
+  kMish
 };
-// LeakyRelu: alpha. HardSigmoid: alpha, beta. Clip: min = alpha, max = beta.
+// LeakyRelu: alpha. HardSigmoid: alpha, beta. Clip: min = alpha, max = beta. Elu: alpha.
+// Selu: alpha, gamma = beta.
 struct UnaryParams {
   float alpha = 0;
   float beta = 0;

@@ -19,10 +19,19 @@ struct Op {
   const char* name;
 };
 
-constexpr Op kOps[] = {{UnaryOp::kExp, "exp"},         {UnaryOp::kErf, "erf"},
-                       {UnaryOp::kGelu, "gelu"},       {UnaryOp::kGeluTanh, "gelu_tanh"},
-                       {UnaryOp::kSigmoid, "sigmoid"}, {UnaryOp::kTanh, "tanh"},
-                       {UnaryOp::kRelu, "relu"}};
+constexpr Op kOps[] = {{UnaryOp::kExp, "exp"},
+                       {UnaryOp::kErf, "erf"},
+                       {UnaryOp::kGelu, "gelu"},
+                       {UnaryOp::kGeluTanh, "gelu_tanh"},
+                       {UnaryOp::kSigmoid, "sigmoid"},
+                       {UnaryOp::kTanh, "tanh"},
+                       {UnaryOp::kRelu, "relu"},
+                       {UnaryOp::kLog, "log"},
+                       {UnaryOp::kSoftplus, "softplus"},
+                       {UnaryOp::kElu, "elu"},
+                       {UnaryOp::kMish, "mish"},
+                       {UnaryOp::kRound, "round"},
+                       {UnaryOp::kSin, "sin"}};
 
 double elements_per_ns(const ElementwiseKernels& k, UnaryOp op, std::vector<float>& x, std::vector<float>& y) {
   using Clock = std::chrono::steady_clock;

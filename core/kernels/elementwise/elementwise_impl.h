@@ -62,6 +62,15 @@ void map_binary(size_t n, const float* a, size_t a_stride, const float* b, size_
   }
 }
 
+// f applied to each lane (computed in whatever precision f returns, rounded to float).
+template <class Vec, class F>
+typename Vec::V map_lanes(typename Vec::V a, F f) {
+  alignas(64) float lanes[Vec::kWidth];
+  Vec::store(lanes, a);
+  for (int j = 0; j < Vec::kWidth; ++j) lanes[j] = static_cast<float>(f(lanes[j]));
+  return Vec::load(lanes);
+}
+
 // std::pow lane by lane (with the exponent-2 and -3 rule of elementwise.h): slow but exact,
 // and Pow is rare outside exponents 2 and 3, which the caller vectorises.
 template <class Vec>
@@ -135,6 +144,38 @@ void unary_impl(UnaryOp op, const UnaryParams& p, size_t n, const float* x, floa
     case UnaryOp::kNeg: return map_unary<Vec>(n, x, y, [](V v) { return M::neg(v); });
     case UnaryOp::kAbs: return map_unary<Vec>(n, x, y, [](V v) { return M::abs(v); });
     case UnaryOp::kReciprocal: return map_unary<Vec>(n, x, y, [=](V v) { return Vec::div(one, v); });
+    // Sin and Cos go lane by lane through libm: a vector form with a range reduction that is
+    // exact for large arguments is not worth it for ops that are rare in hot paths (they
+    // mostly run on constants, folded at specialisation). Each lane's result equals the
+    // reference's.
+    case UnaryOp::kSin:
+      return map_unary<Vec>(n, x, y,
+                            [](V v) { return map_lanes<Vec>(v, [](float a) { return std::sin(double{a}); }); });
+    case UnaryOp::kCos:
+      return map_unary<Vec>(n, x, y,
+                            [](V v) { return map_lanes<Vec>(v, [](float a) { return std::cos(double{a}); }); });
+    case UnaryOp::kLog: return map_unary<Vec>(n, x, y, [](V v) { return vec_log<Vec>(v); });
+    case UnaryOp::kFloor: return map_unary<Vec>(n, x, y, [](V v) { return M::floor(v); });
+    case UnaryOp::kCeil: return map_unary<Vec>(n, x, y, [](V v) { return M::ceil(v); });
+    case UnaryOp::kRound: return map_unary<Vec>(n, x, y, [](V v) { return M::round_even(v); });
+    case UnaryOp::kSign: {
+      // +0 for +-0 (adding +0), NaN passes through both compares.
+      const V minus_one = Vec::broadcast(-1.0f);
+      return map_unary<Vec>(n, x, y, [=](V v) {
+        return M::select(M::lt(zero, v), one, M::select(M::lt(v, zero), minus_one, Vec::add(v, zero)));
+      });
+    }
+    case UnaryOp::kSoftplus: return map_unary<Vec>(n, x, y, [](V v) { return vec_softplus<Vec>(v); });
+    case UnaryOp::kElu:
+      return map_unary<Vec>(n, x, y,
+                            [=](V v) { return M::select(M::lt(v, zero), Vec::mul(alpha, vec_expm1<Vec>(v)), v); });
+    case UnaryOp::kSelu:
+      // gamma x for x > 0, gamma (alpha (e^x - 1)) otherwise (NaN included).
+      return map_unary<Vec>(n, x, y, [=](V v) {
+        const V negative = Vec::mul(alpha, vec_expm1<Vec>(v));
+        return Vec::mul(beta, M::select(M::lt(zero, v), v, negative));
+      });
+    case UnaryOp::kMish: return map_unary<Vec>(n, x, y, [](V v) { return vec_mish<Vec>(v); });
   }
 }
 

@@ -7,6 +7,18 @@
 
 namespace tessera::kernels {
 
+namespace {
+
+// Round half to even without the floating-point environment's rounding mode: std::round
+// rounds halves away from zero, so a half goes through x / 2 instead (both exact).
+// std::round keeps the sign of zero (numpy.round(-0.4) = -0).
+float round_half_even(float x) {
+  if (std::fabs(x - std::trunc(x)) == 0.5f) return 2.0f * std::round(x / 2.0f);
+  return std::round(x);
+}
+
+}  // namespace
+
 float unary_reference(UnaryOp op, const UnaryParams& p, float x) {
   const double d = x;
   switch (op) {
@@ -40,6 +52,22 @@ float unary_reference(UnaryOp op, const UnaryParams& p, float x) {
     case UnaryOp::kNeg: return -x;
     case UnaryOp::kAbs: return std::fabs(x);
     case UnaryOp::kReciprocal: return 1.0f / x;
+    case UnaryOp::kSin: return static_cast<float>(std::sin(d));
+    case UnaryOp::kCos: return static_cast<float>(std::cos(d));
+    case UnaryOp::kLog: return static_cast<float>(std::log(d));
+    case UnaryOp::kFloor: return std::floor(x);
+    case UnaryOp::kCeil: return std::ceil(x);
+    case UnaryOp::kRound: return round_half_even(x);
+    case UnaryOp::kSign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x + 0.0f;
+    // log(1 + e^x), written so that neither e^x overflows nor 1 + e^x absorbs e^x.
+    case UnaryOp::kSoftplus: return static_cast<float>(std::fmax(d, 0.0) + std::log1p(std::exp(-std::fabs(d))));
+    case UnaryOp::kElu: return x >= 0.0f ? x : static_cast<float>(p.alpha * std::expm1(d));
+    case UnaryOp::kSelu:
+      return static_cast<float>(x > 0.0f ? double{p.beta} * d : double{p.beta} * p.alpha * std::expm1(d));
+    case UnaryOp::kMish: {
+      const double softplus = std::fmax(d, 0.0) + std::log1p(std::exp(-std::fabs(d)));
+      return static_cast<float>(d * std::tanh(softplus));
+    }
   }
   return x;
 }

@@ -1,6 +1,7 @@
 // VecMath<Vec>: the operations beyond the basic vector traits that the elementwise, row and
-// pool kernels need (sign bits, sqrt, 2^n scaling, compares and selects), one specialisation
-// per ISA. A specialisation exists only when the including file is compiled for that ISA.
+// pool kernels need (sign bits, sqrt, rounding to integers, 2^n scaling and exponent
+// extraction, compares and selects), one specialisation per ISA. A specialisation exists only when the including file
+// is compiled for that ISA.
 #pragma once
 
 #include <cmath>
@@ -26,7 +27,11 @@ namespace tessera::kernels {
 // keep `a` on NaN and on ties (-0 vs +0), so a NaN in `a` propagates whatever the ISA; the
 // plain traits' max/min differ between x86, wasm and scalar on NaN.
 //   ldexp(p, n) = p * 2^n rounded once (subnormal results included), for integral n in
-// [-252, 254] and p a normal float or NaN.
+// [-252, 254] and p a normal float or NaN (or any p when n = 0: p * 1 is exact).
+//   For a positive normal float a = m * 2^e with m in [1, 2): mantissa(a) = m and
+// exponent(a) = e as a float (other inputs: unspecified values, for the caller to select away).
+//   floor, ceil and round_even (ties to even) round to integers as IEEE roundToIntegral does:
+// the sign of a zero result is the sign of the input, and NaN and infinities pass through.
 //   load_partial_fill loads n < kWidth floats and fills the other lanes with `fill`.
 //   ExitGuard is declared first in every kernel entry point; on x86 its destructor executes
 // vzeroupper on every return path. GCC omits it when vectors were passed between functions in
@@ -66,7 +71,15 @@ struct VecMath<VecScalar> {
     const float s2 = from_bits(static_cast<uint32_t>(n2 + 127) << 23);
     return p * s1 * s2;
   }
+  static V mantissa(V a) { return from_bits((bits(a) & 0x007fffffu) | 0x3f800000u); }
+  static V exponent(V a) { return static_cast<float>(static_cast<int32_t>(bits(a) >> 23) - 127); }
+  // std::nearbyint rounds by the current rounding mode, which nothing in Tessera changes
+  // from round-to-nearest-even.
+  static V floor(V a) { return std::floor(a); }
+  static V ceil(V a) { return std::ceil(a); }
+  static V round_even(V a) { return std::nearbyint(a); }
   static Mask lt(V a, V b) { return a < b; }
+  static Mask eq(V a, V b) { return a == b; }
   static Mask is_nan(V a) { return a != a; }
   static V select(Mask m, V t, V f) { return m ? t : f; }
   static V max_first(V a, V b) { return a < b ? b : a; }
@@ -92,7 +105,13 @@ struct VecMath<VecAvx512> {
   }
   static V sqrt(V a) { return _mm512_sqrt_ps(a); }
   static V ldexp(V p, V n) { return _mm512_scalef_ps(p, n); }
+  static V mantissa(V a) { return _mm512_getmant_ps(a, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_src); }
+  static V exponent(V a) { return _mm512_getexp_ps(a); }
+  static V floor(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+  static V ceil(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+  static V round_even(V a) { return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static Mask lt(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
+  static Mask eq(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
   static Mask is_nan(V a) { return _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q); }
   static V select(Mask m, V t, V f) { return _mm512_mask_blend_ps(m, f, t); }
   // maxps/minps return their second operand when unordered or equal.
@@ -126,7 +145,19 @@ struct VecMath<VecAvx2> {
     const V s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
     return _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
   }
+  static V mantissa(V a) {
+    const __m256i m = _mm256_and_si256(_mm256_castps_si256(a), _mm256_set1_epi32(0x007fffff));
+    return _mm256_castsi256_ps(_mm256_or_si256(m, _mm256_set1_epi32(0x3f800000)));
+  }
+  static V exponent(V a) {
+    const __m256i e = _mm256_srli_epi32(_mm256_castps_si256(a), 23);
+    return _mm256_cvtepi32_ps(_mm256_sub_epi32(e, _mm256_set1_epi32(127)));
+  }
+  static V floor(V a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+  static V ceil(V a) { return _mm256_round_ps(a, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC); }
+  static V round_even(V a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
   static Mask lt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+  static Mask eq(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
   static Mask is_nan(V a) { return _mm256_cmp_ps(a, a, _CMP_UNORD_Q); }
   static V select(Mask m, V t, V f) { return _mm256_blendv_ps(f, t, m); }
   static V max_first(V a, V b) { return _mm256_max_ps(b, a); }
@@ -159,7 +190,17 @@ struct VecMath<VecWasm128> {
     const V s2 = wasm_i32x4_shl(wasm_i32x4_add(n2, bias), 23);
     return wasm_f32x4_mul(wasm_f32x4_mul(p, s1), s2);
   }
+  static V mantissa(V a) {
+    return wasm_v128_or(wasm_v128_and(a, wasm_i32x4_splat(0x007fffff)), wasm_i32x4_splat(0x3f800000));
+  }
+  static V exponent(V a) {
+    return wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(a, 23), wasm_i32x4_splat(127)));
+  }
+  static V floor(V a) { return wasm_f32x4_floor(a); }
+  static V ceil(V a) { return wasm_f32x4_ceil(a); }
+  static V round_even(V a) { return wasm_f32x4_nearest(a); }
   static Mask lt(V a, V b) { return wasm_f32x4_lt(a, b); }
+  static Mask eq(V a, V b) { return wasm_f32x4_eq(a, b); }
   static Mask is_nan(V a) { return wasm_f32x4_ne(a, a); }
   static V select(Mask m, V t, V f) { return wasm_v128_bitselect(t, f, m); }
   // pmax(a, b) = a < b ? b : a and pmin(a, b) = b < a ? b : a, exactly the contract above.
