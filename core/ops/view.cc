@@ -1,5 +1,5 @@
-// Pure views: shape arithmetic of Reshape, Flatten, Squeeze, Unsqueeze, Identity, and Cast
-// (float32 to float32 only).
+// Pure views: shape arithmetic of Reshape, Flatten, Squeeze, Unsqueeze, Identity (data of any
+// dtype), and Cast (float32 to float32 only).
 #include "core/ops/view.h"
 
 #include <algorithm>
@@ -14,12 +14,15 @@ namespace tessera::ops {
 
 namespace {
 
+// Views take data of any dtype (Cast checks its own).
 Status expect_data_input(NodeParser& p, size_t max_inputs) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, max_inputs));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   return Status();
 }
+
+// The view of input 0 as `shape`: same bytes, same dtype.
+ParsedOp view_of(const NodeParser& p, Shape shape) { return ParsedOp{ViewAttrs{}, std::move(shape), {}, p.dtype(0)}; }
 
 // Axes from the opset-13 input when present, else from the older attribute.
 Result<std::vector<int64_t>> axes_input_or_attribute(NodeParser& p, bool* given) {
@@ -69,7 +72,7 @@ Result<ParsedOp> parse_reshape(NodeParser& p) {
     return p.error("cannot reshape " + shape_string(in) + " (" + std::to_string(total) + " elements) to " +
                    shape_string(out));
   }
-  return ParsedOp{ViewAttrs{}, out};
+  return view_of(p, out);
 }
 
 Result<ParsedOp> parse_flatten(NodeParser& p) {
@@ -82,7 +85,7 @@ Result<ParsedOp> parse_flatten(NodeParser& p) {
   if (axis < 0) axis += rank;
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < rank; ++d) (d < axis ? outer : inner) *= in[d];
-  return ParsedOp{ViewAttrs{}, Shape{outer, inner}};
+  return view_of(p, Shape{outer, inner});
 }
 
 Result<ParsedOp> parse_squeeze(NodeParser& p) {
@@ -104,7 +107,7 @@ Result<ParsedOp> parse_squeeze(NodeParser& p) {
   for (int d = 0; d < rank; ++d) {
     if (!drop[d]) out.push_back(in[d]);
   }
-  return ParsedOp{ViewAttrs{}, out};
+  return view_of(p, out);
 }
 
 Result<ParsedOp> parse_unsqueeze(NodeParser& p) {
@@ -124,16 +127,17 @@ Result<ParsedOp> parse_unsqueeze(NodeParser& p) {
   Shape out;
   size_t next = 0;
   for (int d = 0; d < out_rank; ++d) out.push_back(inserted[d] ? 1 : in[next++]);
-  return ParsedOp{ViewAttrs{}, out};
+  return view_of(p, out);
 }
 
 Result<ParsedOp> parse_identity(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(expect_data_input(p, 1));
-  return ParsedOp{ViewAttrs{}, p.shape(0)};
+  return view_of(p, p.shape(0));
 }
 
 Result<ParsedOp> parse_cast(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(expect_data_input(p, 1));
+  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   if (!p.has_attribute("to")) return p.error("attribute \"to\" is required");
   TESSERA_ASSIGN_OR_RETURN(int64_t to, p.get_int("to", 1));
   TESSERA_RETURN_IF_ERROR(p.get_int("saturate", 1).status());  // only casts to float8 read it
@@ -164,10 +168,8 @@ LayoutChoice choose_layout(const ViewAttrs&, const OpShapes& s, const LayoutQuer
           Layout::identity(static_cast<int>(s.output.size()))};
 }
 
-void reference(const ViewAttrs&, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
-  const FloatInputs in(in_data);
-  float* out = static_cast<float*>(out_data);
-  std::memcpy(out, in[0], sizeof(float) * element_count(s.output));
+void reference(const ViewAttrs&, const OpShapes& s, std::span<const void* const> in, void* out) {
+  std::memcpy(out, in[0], dtype_size(s.output_dtype) * static_cast<size_t>(element_count(s.output)));
 }
 
 Result<std::unique_ptr<TileKernel>> bind(const ViewAttrs&, const BindArgs& args) {
