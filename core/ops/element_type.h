@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "core/ops/node_parser.h"
 #include "tessera/tensor.h"
 
 namespace tessera::ops {
@@ -23,6 +24,14 @@ decltype(auto) visit_dtype(DType dtype, Fn&& fn) {
     case DType::kFloat32: break;
   }
   return fn(float{});
+}
+
+// Calls fn(I{}) with I the type of integer indices of `dtype` (int64 or int32; the parsers
+// check that indices are one of them).
+template <class Fn>
+decltype(auto) visit_index_dtype(DType dtype, Fn&& fn) {
+  if (dtype == DType::kInt32) return fn(int32_t{});
+  return fn(int64_t{});
 }
 
 // "f32_gather_copy": a kernel's name with the prefix of its element type.
@@ -55,6 +64,31 @@ inline int64_t load_int(const void* data, DType dtype, int64_t i) {
 inline int64_t clamp_index(int64_t i, int64_t size) {
   if (i < 0 && i >= -size) i += size;
   return std::clamp<int64_t>(i, 0, size - 1);
+}
+
+// Checks integer input `input`, if known at specialisation, against [-size, size): ONNX makes
+// an index outside that an error. (Run-time indices are clamped by the kernels instead.)
+inline Status check_constant_indices(const NodeParser& p, size_t input, int64_t size, const char* what) {
+  if (!p.is_constant(input)) return Status();
+  const int64_t count = element_count(p.shape(input));
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t v = load_int(p.constant_data(input), p.dtype(input), i);
+    if (v < -size || v >= size) {
+      return p.error(std::string(what) + " " + std::to_string(v) + " is out of range for a dimension of size " +
+                     std::to_string(size));
+    }
+  }
+  return Status();
+}
+
+// The order ArgMax, ArgMin and TopK rank values by: numbers by value, NaN above every number
+// (numpy's sort order), so that ranking is a strict weak order even with NaN.
+template <class T>
+bool rank_less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (b != b) return a == a;  // NaN ranks above all numbers, equal to NaN
+  }
+  return a < b;
 }
 
 }  // namespace tessera::ops

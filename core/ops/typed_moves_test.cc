@@ -9,11 +9,6 @@
 namespace tessera::testing {
 namespace {
 
-template <class T>
-std::vector<T> values_of(const Tensor& t) {
-  return std::vector<T>(t.values<T>().begin(), t.values<T>().end());
-}
-
 TEST_CASE("data-moving ops keep the dtype and match the reference on every dtype") {
   uint32_t seed = 1;
   for (DType dtype : all_dtypes()) {
