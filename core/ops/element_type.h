@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -86,7 +87,7 @@ inline Status check_constant_indices(const NodeParser& p, size_t input, int64_t 
 template <class T>
 bool rank_less(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (b != b) return a == a;  // NaN ranks above all numbers, equal to NaN
+    if (std::isnan(b)) return !std::isnan(a);  // NaN ranks above all numbers, equal to NaN
   }
   return a < b;
 }

@@ -2,6 +2,8 @@
 // tuples of the indices) and the kernel: one strided copy per index tuple in the region.
 #include "core/ops/gather_nd.h"
 
+#include <algorithm>
+
 #include "core/ops/element_type.h"
 #include "core/ops/parsers.h"
 #include "core/ops/tiling_util.h"

@@ -3,8 +3,6 @@
 // a line of off values (ONNX); negative ones count from the end; float indices are truncated.
 #include "core/ops/one_hot.h"
 
-#include <cmath>
-
 #include "core/base/checked_math.h"
 #include "core/ops/element_type.h"
 #include "core/ops/parsers.h"

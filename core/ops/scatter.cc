@@ -4,6 +4,7 @@
 #include "core/ops/scatter.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/ops/element_type.h"
 #include "core/ops/gather_nd.h"
@@ -43,12 +44,26 @@ Result<Reduction> parse_common(NodeParser& p) {
   return r;
 }
 
+// The type sums and products are computed in: integers as unsigned, so that they wrap around
+// (signed overflow is undefined).
+template <class T>
+struct ArithmeticOf {
+  using type = T;
+};
+template <class T>
+  requires std::is_integral_v<T>
+struct ArithmeticOf<T> {
+  using type = std::make_unsigned_t<T>;
+};
+
 template <class T>
 T combine(Reduction r, T old, T update) {
+  using Arithmetic = typename ArithmeticOf<T>::type;
+  const auto a = static_cast<Arithmetic>(old), b = static_cast<Arithmetic>(update);
   switch (r) {
     case Reduction::kNone: return update;
-    case Reduction::kAdd: return static_cast<T>(old + update);
-    case Reduction::kMul: return static_cast<T>(old * update);
+    case Reduction::kAdd: return static_cast<T>(a + b);
+    case Reduction::kMul: return static_cast<T>(a * b);
     case Reduction::kMax: return std::max(old, update);
     case Reduction::kMin: return std::min(old, update);
   }

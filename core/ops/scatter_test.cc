@@ -131,13 +131,18 @@ TEST_CASE("scatter clamps run-time indices, folds constants and checks its input
       b.node("ScatterElements", {b.input(typed<int64_t>({4}, {0, 0, 0, 0})), b.input(typed<int64_t>({3}, {9, -9, -1})),
                                  b.input(typed<int64_t>({3}, {5, 6, 7}))});
   const auto folded = b.node("ScatterND", {b.ints({0, 0, 0}), b.ints({1, 1}, {-2}), b.ints({1}, {8})});
-  const TestModel model = b.build({y, folded});
+  // Integer sums wrap around.
+  const auto wrapped = b.node(
+      "ScatterElements", {b.input(typed<int32_t>({2}, {INT32_MAX, 5})), b.ints({0}), b.input(typed<int32_t>({1}, {1}))},
+      {{"reduction", "add"}});
+  const TestModel model = b.build({y, folded, wrapped});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
-  CHECK(compiled.value()->info().value().nodes.size() == 1);
+  CHECK(compiled.value()->info().value().nodes.size() == 2);  // the ScatterND on constants is folded
   const auto out = check_against_reference(model, {.tolerance = 0});
   CHECK(values_of<int64_t>(out[0]) == std::vector<int64_t>{6, 0, 0, 7});  // 9 -> 3 (then -1 -> 3 wins)
   CHECK(values_of<int64_t>(out[1]) == std::vector<int64_t>{0, 8, 0});
+  CHECK(values_of<int32_t>(out[2]) == std::vector<int32_t>{INT32_MIN, 5});
 
   struct Bad {
     std::string op;
