@@ -42,7 +42,10 @@ function rowLabel(op, entry, row) {
   return `${op} (${described.join(', ')})`;
 }
 
-/** The operator table (markdown) for `schema`: consecutive ops with the same doc share a row. */
+/**
+ * The operator table (markdown) for `schema`: consecutive ops with the same doc share a row;
+ * then the ops format version 2 added.
+ */
 export function operatorTable(schema) {
   const rows = [];
   for (const [op, entry] of Object.entries(schema.ops)) {
@@ -54,6 +57,10 @@ export function operatorTable(schema) {
   for (const row of rows) {
     const ops = row.ops.map(([op, entry]) => rowLabel(op, entry, row)).join(', ');
     lines.push(row.doc ? `| ${ops} | ${row.doc} |` : `| ${ops} | |`);
+  }
+  const added = Object.entries(schema.ops).filter(([, entry]) => (entry.since ?? 1) > 1).map(([op]) => op);
+  if (added.length) {
+    lines.push('', `Format version 2 added ${added.join(', ')}; a model that uses any of them is a version-2 model.`);
   }
   return lines.join('\n');
 }

@@ -38,6 +38,7 @@ struct TesseraModel {
   std::unique_ptr<tessera::Session> session;
   std::vector<tessera::Tensor> inputs;   // given since the last run
   std::vector<tessera::Tensor> outputs;  // of the last successful run
+  std::string signature_json;
   std::string info_json;
   std::string trace_json;
   std::string error;
@@ -62,6 +63,17 @@ bool can_allocate(uint64_t bytes) {
 }
 
 std::string mib(uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+
+// The arena and the input and output copies a run of this specialisation allocates.
+uint64_t run_bytes(const tessera::ModelInfo& info) {
+  uint64_t io_bytes = 0;
+  for (const auto* tensors : {&info.inputs, &info.outputs}) {
+    for (const tessera::Tensor& t : *tensors) {
+      io_bytes += tessera::dtype_size(t.dtype) * static_cast<uint64_t>(tessera::ops::element_count(t.dims));
+    }
+  }
+  return static_cast<uint64_t>(info.arena_bytes) + 2 * io_bytes;
+}
 
 }  // namespace
 
@@ -112,22 +124,21 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
   auto compiled =
       tessera::CompiledModel::compile(json_text, owned ? std::move(owned->bytes) : tessera::AlignedBuffer(), options);
   if (!compiled.ok()) return fail(&engine->error, compiled.status().message());
-  const tessera::ModelInfo& info = compiled.value()->info();
-  uint64_t io_bytes = 0;
-  for (const auto* tensors : {&info.inputs, &info.outputs}) {
-    for (const tessera::Tensor& t : *tensors)
-      io_bytes += 4 * static_cast<uint64_t>(tessera::ops::element_count(t.dims));
-  }
-  // The arena and the input and output copies, allocated at the first run.
-  const uint64_t run_bytes = static_cast<uint64_t>(info.arena_bytes) + 2 * io_bytes;
-  if (!can_allocate(run_bytes)) {
-    return fail(&engine->error, "out of memory: running this model needs " + mib(run_bytes) +
-                                    " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
-  }
   auto* handle = new TesseraModel;
   handle->model = std::move(compiled.value());
+  handle->signature_json = tessera::model_signature_json(*handle->model);
+  bool fixed = true;
+  for (const tessera::ValueSpec& input : handle->model->inputs()) fixed = fixed && input.is_static();
+  if (fixed) {  // specialised at load: check now that a run fits
+    const tessera::ModelInfo info = handle->model->info().value();
+    if (!can_allocate(run_bytes(info))) {
+      delete handle;
+      return fail(&engine->error, "out of memory: running this model needs " + mib(run_bytes(info)) +
+                                      " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
+    }
+    handle->info_json = tessera::model_info_json(info);
+  }
   handle->session = std::make_unique<tessera::Session>(handle->model, engine->executor);
-  handle->info_json = tessera::model_info_json(info);
   *model = handle;
   return 0;
 }
@@ -136,19 +147,32 @@ TESSERA_EXPORT void tessera_model_destroy(TesseraModel* model) { delete model; }
 
 TESSERA_EXPORT const char* tessera_model_last_error(TesseraModel* model) { return model->error.c_str(); }
 
-TESSERA_EXPORT const char* tessera_model_info_json(TesseraModel* model) { return model->info_json.c_str(); }
+TESSERA_EXPORT const char* tessera_model_signature_json(TesseraModel* model) {
+  return model->signature_json.c_str();
+}
 
-TESSERA_EXPORT float* tessera_model_input(TesseraModel* model, const char* name, const int64_t* dims, int rank) {
+TESSERA_EXPORT const char* tessera_model_info_json(TesseraModel* model) {
+  return model->info_json.empty() ? nullptr : model->info_json.c_str();
+}
+
+TESSERA_EXPORT void* tessera_model_input(TesseraModel* model, const char* name, int dtype, const int64_t* dims,
+                                         int rank) {
   std::vector<int64_t> shape(dims, dims + std::max(rank, 0));
   int64_t count = 0;
   const std::string what = std::string("input \"") + name + "\"";
+  if (dtype < TESSERA_FLOAT32 || dtype > TESSERA_UINT8) {
+    model->inputs.clear();
+    fail(&model->error, what + ": unknown dtype code " + std::to_string(dtype));
+    return nullptr;
+  }
+  const auto type = static_cast<tessera::DType>(dtype);
   // A failed call drops every input given so far, so no stale input reaches a later run.
   if (!tessera::checked_element_count(shape, &count)) {
     model->inputs.clear();
     fail(&model->error, what + ": dims " + tessera::ops::shape_string(shape) + " have a zero or are too large");
     return nullptr;
   }
-  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(float);
+  const uint64_t bytes = static_cast<uint64_t>(count) * tessera::dtype_size(type);
   if (!can_allocate(bytes)) {
     model->inputs.clear();
     fail(&model->error, "out of memory: no room for " + what + " (" + mib(bytes) + ") in WebAssembly memory");
@@ -158,10 +182,11 @@ TESSERA_EXPORT float* tessera_model_input(TesseraModel* model, const char* name,
   for (tessera::Tensor& t : model->inputs) {
     if (t.name == name) tensor = &t;
   }
-  if (tensor == nullptr) tensor = &model->inputs.emplace_back(tessera::Tensor{name, {}, {}});
+  if (tensor == nullptr) tensor = &model->inputs.emplace_back(tessera::Tensor::spec(name, {}, type));
   tensor->dims = std::move(shape);
-  tensor->data.resize(static_cast<size_t>(count));
-  return tensor->data.data();
+  tensor->dtype = type;
+  tensor->bytes.resize(static_cast<size_t>(bytes));
+  return tensor->bytes.data();
 }
 
 TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int trace) {
@@ -171,18 +196,26 @@ TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int tra
   tessera::RunOptions options;
   options.scheduler = static_cast<tessera::Scheduler>(scheduler);
   options.trace = trace != 0;
+  // A new specialisation must leave room for its run: check before the session allocates.
+  const auto dims = tessera::dims_of(inputs);
+  auto info = model->model->info(dims);
+  if (info.ok() && !can_allocate(run_bytes(*info))) {
+    return fail(&model->error, "out of memory: running this model at these dims needs " + mib(run_bytes(*info)) +
+                                   " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
+  }
   auto outputs = model->session->run(inputs, options);
   if (!outputs.ok()) return fail(&model->error, outputs.status().message());
   model->outputs = std::move(outputs.value());
+  model->info_json = tessera::model_info_json(model->session->last_info());
   if (options.trace) {
-    model->trace_json = tessera::chrome_trace_json(model->model->info(), model->session->last_trace());
+    model->trace_json = tessera::chrome_trace_json(model->session->last_info(), model->session->last_trace());
   }
   return 0;
 }
 
-TESSERA_EXPORT const float* tessera_model_output(TesseraModel* model, int index) {
+TESSERA_EXPORT const void* tessera_model_output(TesseraModel* model, int index) {
   if (index < 0 || static_cast<size_t>(index) >= model->outputs.size()) return nullptr;
-  return model->outputs[index].data.data();
+  return model->outputs[index].bytes.data();
 }
 
 TESSERA_EXPORT const char* tessera_model_trace_json(TesseraModel* model) {

@@ -43,23 +43,32 @@ int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* w
 void tessera_model_destroy(TesseraModel* model);
 const char* tessera_model_last_error(TesseraModel* model);
 
-// JSON describing the compiled model: inputs and outputs (names, dims), ops, kernels,
-// shapes, FLOPs, tiles, edges, arena and weight bytes.
+// Element types, as in tessera::DType.
+enum { TESSERA_FLOAT32 = 0, TESSERA_INT64 = 1, TESSERA_INT32 = 2, TESSERA_BOOL = 3, TESSERA_UINT8 = 4 };
+
+// JSON of the declared inputs and outputs: {"name", "inputs": [{"name", "dtype", "dims"}],
+// "outputs": [...]}, where a dim is a number or a symbol's name ("seq").
+const char* tessera_model_signature_json(TesseraModel* model);
+
+// JSON describing the compiled model of the last run (before any run: of the declared dims,
+// or null when they are symbolic): inputs and outputs (names, dtypes, dims), ops, kernels,
+// shapes, FLOPs, tiles, edges, arena and weight bytes, compile time.
 const char* tessera_model_info_json(TesseraModel* model);
 
-// Where the caller writes input `name` (float32, row-major) for the next run: room for the
-// product of `dims` values. Owned by the model. NULL on error (a zero or too large a
-// dimension, out of memory), which also drops the inputs given before it. The next run
-// checks names and dims against the model; every input must be given again before each run.
-float* tessera_model_input(TesseraModel* model, const char* name, const int64_t* dims, int rank);
+// Where the caller writes input `name` (of `dtype`, row-major) for the next run: room for
+// the product of `dims` elements. Owned by the model. NULL on error (an unknown dtype, a zero
+// or too large a dimension, out of memory), which also drops the inputs given before it. The
+// next run checks names, dtypes and dims against the model (symbolic dims are bound then, and
+// the model specialised for new dims); every input must be given again before each run.
+void* tessera_model_input(TesseraModel* model, const char* name, int dtype, const int64_t* dims, int rank);
 
 // Runs the model on the inputs given since the last run. scheduler: 0 dynamic, 1 barrier,
 // 2 shuffle. trace != 0 records the tile timeline (tessera_model_trace_json).
 int tessera_model_run(TesseraModel* model, int scheduler, int trace);
 
-// Output `index` (in the order of the info JSON's outputs) of the last successful run:
-// float32, row-major, the declared dims. NULL before the first run. Owned by the model.
-const float* tessera_model_output(TesseraModel* model, int index);
+// Output `index` (in the order of the declared outputs) of the last successful run, row-major;
+// NULL before the first run. Owned by the model. Its dtype and dims: the info JSON.
+const void* tessera_model_output(TesseraModel* model, int index);
 
 // The last traced run as Chrome trace JSON ("traceEvents"), or NULL if no run was traced.
 const char* tessera_model_trace_json(TesseraModel* model);

@@ -31,4 +31,16 @@ std::shared_ptr<const AlignedBuffer> ConstantStore::intern(const void* data, siz
   return shared;
 }
 
+ConstantStore::Usage ConstantStore::usage() {
+  std::lock_guard lock(mutex_);
+  Usage usage;
+  for (const auto& [hash, weak] : by_hash_) {
+    if (auto held = weak.lock()) usage.constant_bytes += static_cast<int64_t>(held->size());
+  }
+  for (const auto& [key, weak] : packed_) {
+    if (auto held = weak.lock()) usage.packed_bytes += static_cast<int64_t>(held->size());
+  }
+  return usage;
+}
+
 }  // namespace tessera

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,14 +24,24 @@ class ConstantStore {
   std::shared_ptr<const AlignedBuffer> intern(const void* data, size_t bytes);
 
   // Packed weights, shared the same way: `key` names the source constant and the packing
-  // (kernel, layout parameters); `pack` fills a new buffer when none is alive.
+  // (kernel, layout parameters); `pack` returns a new buffer when none is alive, or an empty
+  // one when memory runs out (then null is returned and nothing is kept).
+  // Bytes of the live computed constants and of the live packed weights.
+  struct Usage {
+    int64_t constant_bytes = 0;
+    int64_t packed_bytes = 0;
+  };
+  Usage usage();
+
   template <class Pack>
   std::shared_ptr<const AlignedBuffer> packed(const std::string& key, Pack&& pack) {
     std::lock_guard lock(mutex_);
     if (auto found = packed_[key].lock()) return found;
-    auto buffer = std::make_shared<const AlignedBuffer>(pack());
-    packed_[key] = buffer;
-    return buffer;
+    AlignedBuffer buffer = pack();
+    if (buffer.data() == nullptr) return nullptr;
+    auto shared = std::make_shared<const AlignedBuffer>(std::move(buffer));
+    packed_[key] = shared;
+    return shared;
   }
 
  private:

@@ -112,6 +112,17 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::specialize(const In
   return s;
 }
 
+ModelMemory CompiledModel::memory() const {
+  ModelMemory m;
+  m.weight_bytes = desc_.weights ? static_cast<int64_t>(desc_.weights->size()) : 0;
+  const ConstantStore::Usage usage = store_->usage();
+  m.constant_bytes = usage.constant_bytes;
+  m.packed_bytes = usage.packed_bytes;
+  std::lock_guard lock(mutex_);
+  m.specializations = static_cast<int>(cache_.size());
+  return m;
+}
+
 Result<ModelInfo> CompiledModel::info(const InputDims& dims) const {
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
   return s->info;

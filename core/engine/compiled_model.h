@@ -31,10 +31,12 @@ class CompiledModel final : public Model {
   static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, AlignedBuffer weights,
                                                       const CompileOptions& options);
 
+  const std::string& name() const override { return desc_.name; }
   const std::vector<ValueSpec>& inputs() const override { return desc_.inputs; }
   const std::vector<ValueSpec>& outputs() const override { return desc_.outputs; }
   Result<ModelInfo> info(const InputDims& dims) const override;
   Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const override;
+  ModelMemory memory() const override;
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;

@@ -23,7 +23,7 @@ std::string model_info_json(const ModelInfo& info) {
   }
   auto tensors = [](const std::vector<Tensor>& list) {
     nlohmann::json out = nlohmann::json::array();
-    for (const Tensor& t : list) out.push_back({{"name", t.name}, {"dims", t.dims}});
+    for (const Tensor& t : list) out.push_back({{"name", t.name}, {"dtype", dtype_name(t.dtype)}, {"dims", t.dims}});
     return out;
   };
   const nlohmann::json root = {{"name", info.name},
@@ -42,6 +42,20 @@ std::string model_info_json(const ModelInfo& info) {
                                {"isa", info.isa},
                                {"compile_ms", info.compile_ms}};
   return root.dump(2);
+}
+
+std::string model_signature_json(const Model& model) {
+  auto values = [](const std::vector<ValueSpec>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ValueSpec& v : list) {
+      nlohmann::json dims = nlohmann::json::array();
+      for (const Dim& d : v.dims) dims.push_back(d.is_symbol() ? nlohmann::json(d.symbol) : nlohmann::json(d.size));
+      out.push_back({{"name", v.name}, {"dtype", dtype_name(v.dtype)}, {"dims", dims}});
+    }
+    return out;
+  };
+  return nlohmann::json{{"name", model.name()}, {"inputs", values(model.inputs())}, {"outputs", values(model.outputs())}}
+      .dump();
 }
 
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events) {

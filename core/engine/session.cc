@@ -61,6 +61,14 @@ Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, cons
   if (inputs.empty() && !impl_->model->inputs().empty()) {
     return Status::error("input \"" + impl_->model->inputs()[0].name + "\": missing");
   }
+  for (const Tensor& t : inputs) {  // dtypes first: no need to specialise for a wrong one
+    for (const ValueSpec& declared : impl_->model->inputs()) {
+      if (declared.name == t.name && declared.dtype != t.dtype) {
+        return Status::error("input \"" + t.name + "\": expected " + dtype_name(declared.dtype) + ", got " +
+                             dtype_name(t.dtype));
+      }
+    }
+  }
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec, impl_->model->specialize(dims_of(inputs)));
   const tiles::TileGraph& g = spec->tile_graph;
   for (const Tensor& t : inputs) {
@@ -69,9 +77,6 @@ Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, cons
       if (candidate.name == t.name) b = &candidate;
     }
     const std::string path = "input \"" + t.name + "\"";
-    if (t.dtype != b->dtype) {
-      return Status::error(path + ": expected " + dtype_name(b->dtype) + ", got " + dtype_name(t.dtype));
-    }
     const int64_t count = ops::element_count(b->shape);
     if (t.bytes.size() != static_cast<size_t>(count) * dtype_size(t.dtype)) {
       return Status::error(path + ": has " + std::to_string(t.bytes.size() / dtype_size(t.dtype)) +

@@ -367,7 +367,6 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
     TESSERA_RETURN_IF_ERROR(define(info.name, path));
     model.inputs.push_back(std::move(info));
   }
-  if (model.inputs.empty()) return Status::error("model: has no inputs");
   index = 0;
   if (auto it = root.find("initializers"); it != root.end()) {
     if (!it->is_array()) return Status::error("model: \"initializers\" must be a list");

@@ -39,17 +39,17 @@ TEST_CASE("argmax and argmin match the reference on every axis, keepdims and tie
 TEST_CASE("argmax gives the ONNX examples' indices") {
   // test_argmax_default_axis_example and test_argmin_keepdims_example_select_last_index.
   ModelBuilder b(1);
-  const auto x = b.input(typed<float>({2, 2}, {2, 1, 3, 10}));
+  const auto x = b.input(floats({2, 2}, {2, 1, 3, 10}));
   const auto max = b.node("ArgMax", {x}, {{"keepdims", 1}});
   CHECK(b.shape_of(max) == Dims{1, 2});
-  const auto min_last = b.node("ArgMin", {b.input(typed<float>({2, 2}, {2, 2, 3, 10}))},
+  const auto min_last = b.node("ArgMin", {b.input(floats({2, 2}, {2, 2, 3, 10}))},
                                {{"axis", 1}, {"keepdims", 1}, {"select_last_index", 1}});
   const auto min_first =
-      b.node("ArgMin", {b.input(typed<int32_t>({2, 3}, {5, -1, -1, 4, 4, 9}))}, {{"axis", -1}, {"keepdims", 0}});
+      b.node("ArgMin", {b.input(int32s({2, 3}, {5, -1, -1, 4, 4, 9}))}, {{"axis", -1}, {"keepdims", 0}});
   CHECK(b.shape_of(min_first) == Dims{2});
   // NaN ranks above every number: ArgMax finds it, ArgMin passes it by.
   const float nan = std::nanf("");
-  const auto with_nan = b.input(typed<float>({4}, {1, nan, 7, nan}));
+  const auto with_nan = b.input(floats({4}, {1, nan, 7, nan}));
   const auto max_nan = b.node("ArgMax", {with_nan}, {{"keepdims", 0}});
   const auto max_nan_last = b.node("ArgMax", {with_nan}, {{"keepdims", 0}, {"select_last_index", 1}});
   const auto min_nan = b.node("ArgMin", {with_nan}, {{"keepdims", 0}});

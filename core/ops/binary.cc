@@ -7,6 +7,7 @@
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
+#include "core/ops/typed_elementwise.h"
 
 namespace tessera::ops {
 
@@ -62,24 +63,35 @@ Result<ParsedOp> parse_binary(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 2));
   BinaryAttrs a;
+  ElementwiseOp typed = ElementwiseOp::kAdd;
   const std::string& name = p.desc().op;
-  if (name == "Add")
+  if (name == "Add") {
     a.op = BinaryOp::kAdd;
-  else if (name == "Sub")
+    typed = ElementwiseOp::kAdd;
+  } else if (name == "Sub") {
     a.op = BinaryOp::kSub;
-  else if (name == "Mul")
+    typed = ElementwiseOp::kSub;
+  } else if (name == "Mul") {
     a.op = BinaryOp::kMul;
-  else if (name == "Div")
+    typed = ElementwiseOp::kMul;
+  } else if (name == "Div") {
     a.op = BinaryOp::kDiv;
-  else if (name == "Pow")
+    typed = ElementwiseOp::kDiv;
+  } else if (name == "Pow") {
     a.op = BinaryOp::kPow;
-  else
+    typed = ElementwiseOp::kPow;
+  } else {
     return p.error("is not a binary op");
-  for (size_t i = 0; i < 2; ++i) TESSERA_RETURN_IF_ERROR(p.expect_float(i));
+  }
+  // Only float32 arithmetic is a BinaryAttrs (SIMD kernels, fusable epilogues); the fusion
+  // passes rely on it. Integer operands (and Pow's mixed dtypes) take the typed path.
+  const bool is_float = p.dtype(0) == DType::kFloat32 && p.dtype(1) == DType::kFloat32;
+  if (!is_float) TESSERA_RETURN_IF_ERROR(expect_typed_arithmetic_dtypes(p, typed));
   Shape out;
   if (!broadcast_shapes(p.shape(0), p.shape(1), &out)) {
     return p.error("cannot broadcast " + shape_string(p.shape(0)) + " with " + shape_string(p.shape(1)));
   }
+  if (!is_float) return ParsedOp{ElementwiseAttrs{typed}, out, {}, p.dtype(0)};
   return ParsedOp{a, out};
 }
 
@@ -185,6 +197,7 @@ class BinaryKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const BinaryAttrs& a, const BindArgs& args) {
+  TESSERA_CHECK(args.output.dtype == DType::kFloat32);  // other dtypes parse to ElementwiseAttrs
   return std::unique_ptr<TileKernel>(new BinaryKernel(a, args));
 }
 

@@ -1,4 +1,6 @@
-// Elementwise binary ops with numpy broadcasting (Add, Sub, Mul, Div, Pow).
+// Elementwise binary ops on float32 with numpy broadcasting (Add, Sub, Mul, Div, Pow). Other
+// dtypes parse to ElementwiseAttrs (typed_elementwise.h): a BinaryAttrs is always float32,
+// which the fusion passes that match it rely on.
 #pragma once
 
 #include "core/ops/op_contract.h"

@@ -7,6 +7,7 @@
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv.h"
+#include "core/ops/packed_weights.h"
 #include "core/ops/epilogue.h"
 
 namespace tessera::ops {
@@ -55,9 +56,10 @@ class DepthwiseConvKernel final : public ConvKernelBase {
   DepthwiseConvKernel(const ConvAttrs& a, const BindArgs& args, const float* weights, const float* bias)
       : ConvKernelBase(a, args), kernel_(kernels::best_dwconv_kernel(args.max_isa)) {
     const int64_t taps = a.kernel_h * a.kernel_w;
-    packed_ = AlignedBuffer::allocate(sizeof(float) * g_.out_c * taps);
+    const std::string key = pack_key("dwconv", {weights}, {static_cast<double>(g_.out_c), static_cast<double>(taps)});
+    packed_ = packed_weights(args, key, g_.out_c * taps,
+                             [&](float* dst) { kernels::pack_dwconv_weights(g_.out_c, taps, weights, dst); });
     if (!valid()) return;
-    kernels::pack_dwconv_weights(g_.out_c, taps, weights, packed_.as<float>());
     bias_.assign(g_.out_c, 0.0f);
     if (bias) std::copy(bias, bias + g_.out_c, bias_.begin());
     dw_ = {static_cast<size_t>(g_.in_h),      static_cast<size_t>(g_.in_w),      static_cast<size_t>(g_.in_c),
@@ -75,7 +77,7 @@ class DepthwiseConvKernel final : public ConvKernelBase {
     const int64_t image_in = g_.in_h * g_.in_w * g_.in_c;
     const int64_t image_out = g_.out_h * g_.out_w * g_.out_c;
     for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
-      kernel_.fn(dw_, x + n * image_in, packed_.as<float>(), bias_.data(), y + n * image_out, r.begin[2], r.end[2],
+      kernel_.fn(dw_, x + n * image_in, packed_->as<float>(), bias_.data(), y + n * image_out, r.begin[2], r.end[2],
                  r.begin[1], r.end[1], residual ? residual + n * image_out : nullptr, attrs_.epilogue.clamp);
       if (!attrs_.epilogue.has_tail()) continue;
       for (int64_t row = r.begin[2]; row < r.end[2]; ++row) {
@@ -86,11 +88,11 @@ class DepthwiseConvKernel final : public ConvKernelBase {
     }
   }
   std::string kernel_name() const override { return kernel_.name; }
-  bool valid() const { return packed_.data() != nullptr; }
+  bool valid() const { return packed_ != nullptr; }
 
  private:
   const kernels::DwConvKernel& kernel_;
-  AlignedBuffer packed_;
+  std::shared_ptr<const AlignedBuffer> packed_;
   std::vector<float> bias_;
   kernels::DwConvGeometry dw_;
 };
@@ -101,14 +103,19 @@ class IgemmConvKernel final : public ConvKernelBase {
       : ConvKernelBase(a, args), gemm_(kernels::best_gemm_kernel(args.max_isa)) {
     taps_ = a.kernel_h * a.kernel_w;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
-    packed_ = AlignedBuffer::allocate(sizeof(float) * group_floats_ * g_.group);
+    const std::string key =
+        pack_key("igemm_conv", {weights, bias},
+                 {static_cast<double>(gemm_.nr), static_cast<double>(g_.group), static_cast<double>(g_.out_per_group),
+                  static_cast<double>(g_.in_per_group), static_cast<double>(taps_)});
+    packed_ = packed_weights(args, key, group_floats_ * g_.group, [&](float* dst) {
+      for (int64_t grp = 0; grp < g_.group; ++grp) {
+        const int64_t first = grp * g_.out_per_group;
+        kernels::pack_conv_weights(gemm_.nr, g_.out_per_group, g_.in_per_group, taps_,
+                                   weights + first * g_.in_per_group * taps_, bias ? bias + first : nullptr,
+                                   dst + grp * group_floats_);
+      }
+    });
     if (!valid()) return;
-    for (int64_t grp = 0; grp < g_.group; ++grp) {
-      const int64_t first = grp * g_.out_per_group;
-      kernels::pack_conv_weights(gemm_.nr, g_.out_per_group, g_.in_per_group, taps_,
-                                 weights + first * g_.in_per_group * taps_, bias ? bias + first : nullptr,
-                                 packed_.as<float>() + grp * group_floats_);
-    }
     zeros_.assign(g_.in_per_group, 0.0f);
     pixel_blocks_outer_ = sizeof(float) * group_floats_ <= kSmallWeightsBytes;
   }
@@ -151,7 +158,7 @@ class IgemmConvKernel final : public ConvKernelBase {
     return (sizeof(const float*) * taps_ * gemm_.mr + sizeof(float) - 1) / sizeof(float);
   }
   std::string kernel_name() const override { return gemm_.name; }
-  bool valid() const { return packed_.data() != nullptr; }
+  bool valid() const { return packed_ != nullptr; }
 
  private:
   struct Block {
@@ -164,7 +171,7 @@ class IgemmConvKernel final : public ConvKernelBase {
   // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, then the epilogue.
   void compute(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
     const int64_t panel = (c - grp * g_.out_per_group) / gemm_.nr;
-    const float* w = packed_.as<float>() + grp * group_floats_ +
+    const float* w = packed_->as<float>() + grp * group_floats_ +
                      kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
     const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
     gemm_.ukernel(m, nc, g_.in_per_group, taps_, b.pointers, w, b.y + o, g_.out_c,
@@ -200,7 +207,7 @@ class IgemmConvKernel final : public ConvKernelBase {
   int64_t taps_ = 1;
   size_t group_floats_ = 0;
   bool pixel_blocks_outer_ = true;
-  AlignedBuffer packed_;
+  std::shared_ptr<const AlignedBuffer> packed_;
   std::vector<float> zeros_;
 };
 

@@ -11,6 +11,7 @@
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv_transpose.h"
 #include "core/ops/epilogue.h"
+#include "core/ops/packed_weights.h"
 
 namespace tessera::ops {
 
@@ -47,31 +48,38 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
       }
     }
     group_floats_ = total;
-    packed_ = AlignedBuffer::allocate(sizeof(float) * group_floats_ * a.group);
-    if (!valid()) return;
-    std::vector<float> matrix;
-    for (int64_t g = 0; g < a.group; ++g) {
-      for (int64_t ph = 0; ph < a.stride_h; ++ph) {
-        for (int64_t pw = 0; pw < a.stride_w; ++pw) {
-          // Row (t * cg + c), column j: W[g * cg + c][j][kh_t][kw_t], taps in (kh, kw) order.
-          matrix.assign(taps_h_[ph].size() * taps_w_[pw].size() * cg_ * mg_, 0.0f);
-          size_t t = 0;
-          for (int64_t kh : taps_h_[ph]) {
-            for (int64_t kw : taps_w_[pw]) {
-              for (int64_t c = 0; c < cg_; ++c) {
-                for (int64_t j = 0; j < mg_; ++j) {
-                  matrix[(t * cg_ + c) * mg_ + j] =
-                      weights[(((g * cg_ + c) * mg_ + j) * a.kernel_h + kh) * a.kernel_w + kw];
+    const std::string key =
+        pack_key("phase_conv_transpose", {weights, bias},
+                 {static_cast<double>(gemm_.nr), static_cast<double>(a.group), static_cast<double>(cg_),
+                  static_cast<double>(mg_), static_cast<double>(a.kernel_h), static_cast<double>(a.kernel_w),
+                  static_cast<double>(a.stride_h), static_cast<double>(a.stride_w),
+                  static_cast<double>(a.dilation_h), static_cast<double>(a.dilation_w)});
+    packed_ = packed_weights(args, key, group_floats_ * a.group, [&](float* dst) {
+      std::vector<float> matrix;
+      for (int64_t g = 0; g < a.group; ++g) {
+        for (int64_t ph = 0; ph < a.stride_h; ++ph) {
+          for (int64_t pw = 0; pw < a.stride_w; ++pw) {
+            // Row (t * cg + c), column j: W[g * cg + c][j][kh_t][kw_t], taps in (kh, kw) order.
+            matrix.assign(taps_h_[ph].size() * taps_w_[pw].size() * cg_ * mg_, 0.0f);
+            size_t t = 0;
+            for (int64_t kh : taps_h_[ph]) {
+              for (int64_t kw : taps_w_[pw]) {
+                for (int64_t c = 0; c < cg_; ++c) {
+                  for (int64_t j = 0; j < mg_; ++j) {
+                    matrix[(t * cg_ + c) * mg_ + j] =
+                        weights[(((g * cg_ + c) * mg_ + j) * a.kernel_h + kh) * a.kernel_w + kw];
+                  }
                 }
+                ++t;
               }
-              ++t;
             }
+            kernels::pack_gemm_weights(gemm_.nr, cg_, t, mg_, matrix.data(), mg_, 1, bias ? bias + g * mg_ : nullptr,
+                                       dst + g * group_floats_ + phase_offset_[ph * a.stride_w + pw]);
           }
-          kernels::pack_gemm_weights(gemm_.nr, cg_, t, mg_, matrix.data(), mg_, 1, bias ? bias + g * mg_ : nullptr,
-                                     packed_.as<float>() + g * group_floats_ + phase_offset_[ph * a.stride_w + pw]);
         }
       }
-    }
+    });
+    if (!valid()) return;
     zeros_.assign(cg_, 0.0f);
   }
 
@@ -98,7 +106,7 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
             const int64_t pw = (first + a_.pad_left) % a_.stride_w;
             const int64_t count = (out_w_ - first + a_.stride_w - 1) / a_.stride_w;
             const Phase phase{&taps_h_[ph], &taps_w_[pw],
-                              packed_.as<float>() + grp * group_floats_ + phase_offset_[ph * a_.stride_w + pw]};
+                              packed_->as<float>() + grp * group_floats_ + phase_offset_[ph * a_.stride_w + pw]};
             for (int64_t p = 0; p < count; p += gemm_.mr) {
               const int64_t m = std::min<int64_t>(gemm_.mr, count - p);
               const int64_t ow = first + p * a_.stride_w;
@@ -129,7 +137,7 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
     return (sizeof(const float*) * std::max<size_t>(1, max_taps_) * gemm_.mr + sizeof(float) - 1) / sizeof(float);
   }
   std::string kernel_name() const override { return gemm_.name; }
-  bool valid() const { return packed_.data() != nullptr; }
+  bool valid() const { return packed_ != nullptr; }
 
  private:
   struct Phase {
@@ -169,7 +177,7 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
   std::vector<size_t> phase_offset_;  // per phase (ph * stride_w + pw), within a group
   size_t group_floats_ = 0;
   size_t max_taps_ = 0;
-  AlignedBuffer packed_;
+  std::shared_ptr<const AlignedBuffer> packed_;
   std::vector<float> zeros_;
 };
 

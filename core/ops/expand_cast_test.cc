@@ -1,4 +1,4 @@
-// Expand (broadcast both ways) and Cast (float to float is a view; other types are errors).
+// Expand (broadcast both ways); Cast has its own tests (cast_test.cc).
 #include <catch2/catch.hpp>
 
 #include "tests/support/engine_check.h"
@@ -33,25 +33,6 @@ TEST_CASE("expand broadcasts both ways and matches the reference") {
   REQUIRE(!compiled.ok());
   CHECK_THAT(compiled.status().message(),
              Catch::Contains("Expand") && Catch::Contains("cannot expand [2, 3] to [4, 3]"));
-}
-
-TEST_CASE("cast to float is a view; casts to other types are errors") {
-  ModelBuilder b(1);
-  const auto x = b.input({2, 3});
-  const auto y = b.node("Relu", {b.node("Cast", {x}, {{"to", 1}})});
-  CHECK(b.shape_of(y) == Dims{2, 3});
-  const TestModel model = b.build({y});
-  check_against_reference(model, {.tolerance = 0});
-  auto compiled = Model::load(model.json, model.weights, {});
-  REQUIRE(compiled.ok());
-  CHECK(compiled.value()->info().value().nodes.size() == 1);  // only the Relu runs
-
-  ModelBuilder bad(2);
-  const TestModel to_int = bad.build({bad.node("Cast", {bad.input({2, 3})}, {{"to", 7}})});
-  auto rejected = Model::load(to_int.json, to_int.weights, {});
-  REQUIRE(!rejected.ok());
-  CHECK_THAT(rejected.status().message(),
-             Catch::Contains("Cast") && Catch::Contains("Cast to INT64 is not supported: Tessera computes in float32"));
 }
 
 }  // namespace

@@ -36,9 +36,9 @@ TEST_CASE("gather elements gives the ONNX examples' values on every dtype") {
     INFO(dtype_name(dtype));
     ModelBuilder b(1);
     const auto x = b.input(converted({3, 3}, dtype, {1, 2, 3, 4, 5, 6, 7, 8, 9}));
-    const auto y1 = b.node("GatherElements", {x, b.input(typed<int64_t>({2, 3}, {1, 2, 0, 2, 0, 0}))});
+    const auto y1 = b.node("GatherElements", {x, b.input(int64s({2, 3}, {1, 2, 0, 2, 0, 0}))});
     const auto y2 = b.node("GatherElements", {x, b.ints({2, 3}, {-1, -2, 0, -2, 0, 0})});
-    const auto y3 = b.node("GatherElements", {x, b.input(typed<int32_t>({2, 2}, {0, 0, 1, 0}))}, {{"axis", 1}});
+    const auto y3 = b.node("GatherElements", {x, b.input(int32s({2, 2}, {0, 0, 1, 0}))}, {{"axis", 1}});
     const auto out = check_against_reference(b.build({y1, y2, y3}), {.tolerance = 0, .all_isas = false});
     CHECK(out[0].dtype == dtype);
     CHECK(as_ints(out[0]) == held_as(dtype, {4, 8, 3, 7, 2, 3}));
@@ -49,8 +49,8 @@ TEST_CASE("gather elements gives the ONNX examples' values on every dtype") {
 
 TEST_CASE("gather elements clamps run-time indices and rejects bad constant ones") {
   ModelBuilder b(1);
-  const auto y = b.node("GatherElements", {b.input(typed<float>({4}, {10, 11, 12, 13})),
-                                           b.input(typed<int64_t>({5}, {9, -9, -1, 4, -4}))});
+  const auto y =
+      b.node("GatherElements", {b.input(floats({4}, {10, 11, 12, 13})), b.input(int64s({5}, {9, -9, -1, 4, -4}))});
   const auto out = check_against_reference(b.build({y}), {.tolerance = 0});
   CHECK(values_of<float>(out[0]) == std::vector<float>{13, 10, 13, 13, 10});
 
@@ -94,16 +94,14 @@ TEST_CASE("gather nd matches the reference for every tuple length and batch_dims
 
 TEST_CASE("gather nd gives the ONNX examples' values") {
   ModelBuilder b(1);
-  const auto y1 = b.node("GatherND", {b.input(typed<int32_t>({2, 2}, {0, 1, 2, 3})), b.ints({2, 2}, {0, 0, 1, 1})});
-  const auto y2 = b.node("GatherND", {b.input(typed<float>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7})),
-                                      b.input(typed<int64_t>({2, 1, 2}, {0, 1, 1, 0}))});
+  const auto y1 = b.node("GatherND", {b.input(int32s({2, 2}, {0, 1, 2, 3})), b.ints({2, 2}, {0, 0, 1, 1})});
+  const auto y2 = b.node(
+      "GatherND", {b.input(floats({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7})), b.input(int64s({2, 1, 2}, {0, 1, 1, 0}))});
   const auto y3 =
-      b.node("GatherND",
-             {b.input(typed<int32_t>({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7})), b.input(typed<int64_t>({2, 1}, {1, 0}))},
+      b.node("GatherND", {b.input(int32s({2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7})), b.input(int64s({2, 1}, {1, 0}))},
              {{"batch_dims", 1}});
   // A scalar result: one tuple addressing every dimension; a clamped run-time tuple.
-  const auto y4 =
-      b.node("GatherND", {b.input(typed<int64_t>({2, 3}, {5, 6, 7, 8, 9, 10})), b.input(typed<int64_t>({2}, {-1, 7}))});
+  const auto y4 = b.node("GatherND", {b.input(int64s({2, 3}, {5, 6, 7, 8, 9, 10})), b.input(int64s({2}, {-1, 7}))});
   CHECK(b.shape_of(y4) == Dims{});
   const auto out = check_against_reference(b.build({y1, y2, y3, y4}), {.tolerance = 0});
   CHECK(values_of<int32_t>(out[0]) == std::vector<int32_t>{0, 3});

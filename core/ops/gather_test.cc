@@ -34,7 +34,7 @@ TEST_CASE("gather matches the reference on every axis with indices of several ra
       const auto z = b.node("Gather", {b.node("Conv", {x, b.weight({5, 5, 1, 1})}), indices}, {{"axis", axis}});
       // And with the same indices given at run time (int32 here).
       std::vector<int32_t> ids(ind.values.begin(), ind.values.end());
-      const auto w = b.node("Gather", {x, b.input(typed<int32_t>(ind.dims, ids))}, {{"axis", axis}});
+      const auto w = b.node("Gather", {x, b.input(int32s(ind.dims, ids))}, {{"axis", axis}});
       check_against_reference(b.build({y, z, w}), {.tolerance = 1e-5, .threads = {1, 3}, .all_isas = axis == 0});
     }
   }
@@ -76,8 +76,8 @@ TEST_CASE("gather looks up run-time int64 and int32 token ids in an embedding ta
   // Hand-computed: table rows r hold {10r, 10r + 1}; ids count from the end when negative.
   ModelBuilder b(1);
   const auto table = b.constant({4, 2}, {0, 1, 10, 11, 20, 21, 30, 31});
-  const auto y64 = b.node("Gather", {table, b.input(typed<int64_t>({2, 2}, {3, -1, 0, -3}))});
-  const auto y32 = b.node("Gather", {table, b.input(typed<int32_t>({3}, {2, 2, -4}))});
+  const auto y64 = b.node("Gather", {table, b.input(int64s({2, 2}, {3, -1, 0, -3}))});
+  const auto y32 = b.node("Gather", {table, b.input(int32s({3}, {2, 2, -4}))});
   CHECK(b.shape_of(y64) == Dims{2, 2, 2});
   const auto out = check_against_reference(b.build({y64, y32}), {.tolerance = 0});
   CHECK(std::vector<float>(out[0].floats().begin(), out[0].floats().end()) ==
@@ -101,7 +101,7 @@ TEST_CASE("gather clamps out-of-range run-time ids into the table") {
   // (never memory outside the table). Rows r hold r.
   ModelBuilder b(1);
   const auto table = b.constant({4, 1}, {0, 1, 2, 3});
-  const auto y = b.node("Gather", {table, b.input(typed<int64_t>({5}, {7, -9, 2, INT64_MIN, INT64_MAX}))});
+  const auto y = b.node("Gather", {table, b.input(int64s({5}, {7, -9, 2, INT64_MIN, INT64_MAX}))});
   const auto out = check_against_reference(b.build({y}), {.tolerance = 0});
   CHECK(std::vector<float>(out[0].floats().begin(), out[0].floats().end()) == std::vector<float>{3, 0, 2, 0, 3});
 }
@@ -121,7 +121,7 @@ TEST_CASE("gather moves data of every dtype, with constant and run-time indices"
   // int64 values beyond 2^53 come out exact (copied as 8-byte elements, not through doubles).
   ModelBuilder b(9);
   const int64_t big = (int64_t{1} << 60) + 1;
-  const auto y = b.node("Gather", {b.input(typed<int64_t>({3}, {big, big + 2, -big})), b.ints({2}, {2, 0})});
+  const auto y = b.node("Gather", {b.input(int64s({3}, {big, big + 2, -big})), b.ints({2}, {2, 0})});
   const auto out = check_against_reference(b.build({y}), {.tolerance = 0, .all_isas = false});
   CHECK(std::vector<int64_t>(out[0].values<int64_t>().begin(), out[0].values<int64_t>().end()) ==
         std::vector<int64_t>{-big, big});
@@ -152,8 +152,8 @@ TEST_CASE("rank-0 run-time values flow through tiles and views") {
   // A scalar picked at run time by a run-time id, unsqueezed (a view of a rank-0 tensor),
   // concatenated, and itself an output.
   ModelBuilder b(3);
-  const auto lengths = b.input(typed<int64_t>({4}, {7, 8, 9, 10}));
-  const auto picked = b.node("Gather", {lengths, b.input(typed<int32_t>({}, {-2}))});
+  const auto lengths = b.input(int64s({4}, {7, 8, 9, 10}));
+  const auto picked = b.node("Gather", {lengths, b.input(int32s({}, {-2}))});
   CHECK(b.shape_of(picked) == Dims{});
   const auto row = b.node("Concat", {b.node("Unsqueeze", {picked, b.ints({0})}), lengths}, {{"axis", 0}});
   const auto out = check_against_reference(b.build({picked, row}), {.tolerance = 0});

@@ -7,6 +7,7 @@
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/binary.h"
 #include "core/ops/epilogue.h"
+#include "core/ops/packed_weights.h"
 #include "core/ops/matmul.h"
 
 namespace tessera::ops {
@@ -52,10 +53,10 @@ class MatMulKernel final : public TileKernel {
     }
     if (a.epilogue.residual_input >= 0) bind_residual(args);
     panel_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, d_.k, 1, d_.n);
-    if (b_.constant != nullptr) pack_constant_b(B);
+    if (b_.constant != nullptr) pack_constant_b(args);
   }
 
-  bool valid() const { return b_.constant == nullptr || packed_b_.data() != nullptr; }
+  bool valid() const { return b_.constant == nullptr || packed_b_ != nullptr; }
 
   void run(const Region& r, const ExecContext& ctx) const override {
     const int batch_rank = static_cast<int>(d_.batch.size());
@@ -81,7 +82,7 @@ class MatMulKernel final : public TileKernel {
       }
       const float* panels;
       if (b_.constant) {
-        panels = packed_b_.as<float>() + (b_off / (d_.k * d_.n)) * panel_floats_ +
+        panels = packed_b_->as<float>() + (b_off / (d_.k * d_.n)) * panel_floats_ +
                  kernels::packed_gemm_panel_offset(gemm_.nr, d_.k, 1, n0 / gemm_.nr);
       } else {
         kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, n1 - n0, b + b_off + n0 * b_n_stride_, b_k_stride_, b_n_stride_,
@@ -131,16 +132,23 @@ class MatMulKernel final : public TileKernel {
   std::string kernel_name() const override { return gemm_.name; }
 
  private:
-  void pack_constant_b(const Shape& B) {
+  void pack_constant_b(const BindArgs& args) {
+    const Shape& B = args.shapes.inputs[1];
     const int64_t matrices = B.size() > 2 ? element_count(Shape(B.begin(), B.end() - 2)) : 1;
-    packed_b_ = AlignedBuffer::allocate(sizeof(float) * panel_floats_ * matrices);
-    if (packed_b_.data() == nullptr) return;
-    for (int64_t i = 0; i < matrices; ++i) {
-      float* dst = packed_b_.as<float>() + i * panel_floats_;
-      kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, d_.n, b_.constant_floats() + i * d_.k * d_.n, b_k_stride_, b_n_stride_,
-                                 bias_.empty() ? nullptr : bias_.data(), dst);
-      scale_packed(dst, d_.n);
-    }
+    const void* bias = attrs_.bias_input >= 0 ? args.inputs[attrs_.bias_input].constant : nullptr;
+    const std::string key = pack_key(
+        "gemm_b", {b_.constant, bias},
+        {static_cast<double>(gemm_.nr), static_cast<double>(d_.k), static_cast<double>(d_.n),
+         static_cast<double>(matrices), static_cast<double>(b_k_stride_), static_cast<double>(b_n_stride_),
+         attrs_.alpha, attrs_.bias_scale, static_cast<double>(element_count(bias ? args.shapes.inputs[attrs_.bias_input] : Shape{}))});
+    packed_b_ = packed_weights(args, key, panel_floats_ * matrices, [&](float* packed) {
+      for (int64_t i = 0; i < matrices; ++i) {
+        float* dst = packed + i * panel_floats_;
+        kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, d_.n, b_.constant_floats() + i * d_.k * d_.n, b_k_stride_,
+                                   b_n_stride_, bias_.empty() ? nullptr : bias_.data(), dst);
+        scale_packed(dst, d_.n);
+      }
+    });
   }
 
   // Floats of the packed panels of B covering `tile`'s columns.
@@ -181,7 +189,7 @@ class MatMulKernel final : public TileKernel {
   std::vector<float> bias_;
   std::vector<float> residual_storage_;
   size_t panel_floats_ = 0;
-  AlignedBuffer packed_b_;
+  std::shared_ptr<const AlignedBuffer> packed_b_;
 };
 
 }  // namespace

@@ -135,6 +135,15 @@ Result<std::vector<int64_t>> NodeParser::get_ints(const char* name, std::vector<
   return value->ints;
 }
 
+Result<Tensor> NodeParser::get_tensor(const char* name, Tensor default_value) {
+  const model::AttrValue* value = find(name);
+  if (value == nullptr) return default_value;
+  if (value->kind != model::AttrValue::Kind::kTensor) {
+    return error("attribute \"" + std::string(name) + "\" must be a tensor ({\"dtype\", \"shape\", \"values\"})");
+  }
+  return value->tensor;
+}
+
 Status NodeParser::check_work(const Shape& output, int64_t per_output) const {
   int64_t outputs = 0, total = 0;
   if (!checked_element_count(output, &outputs)) return error("output " + shape_string(output) + " is too large");

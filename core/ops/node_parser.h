@@ -57,6 +57,8 @@ class NodeParser {
   Result<std::string> get_string(const char* name, const std::string& default_value);
   // A list attribute; `expected_count` < 0 accepts any length.
   Result<std::vector<int64_t>> get_ints(const char* name, std::vector<int64_t> default_value, int expected_count = -1);
+  // A tensor attribute (`{"dtype": ..., "shape": ..., "values": ...}`, e.g. ConstantOfShape's value).
+  Result<Tensor> get_tensor(const char* name, Tensor default_value);
   bool has_attribute(const char* name) const { return desc_.attributes.count(name) != 0; }
 
   // Errors when an output of this shape, each value needing `per_output` operations,

@@ -29,16 +29,24 @@
 #include "core/ops/tile.h"
 #include "core/ops/top_k.h"
 #include "core/ops/transpose.h"
+#include "core/ops/typed_elementwise.h"
 #include "core/ops/unary.h"
 #include "core/ops/view.h"
+#include "core/ops/shape_values.h"
+#include "core/ops/trilu.h"
+#include "core/ops/cumsum.h"
+#include "core/ops/group_norm.h"
+#include "core/ops/space_depth.h"
+#include "core/ops/einsum.h"
 
 namespace tessera::ops {
 
-using OpAttrs =
-    std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs, ReduceAttrs,
-                 ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs, ResizeAttrs, SliceAttrs,
-                 GatherAttrs, PadAttrs, ExpandAttrs, GatherElementsAttrs, GatherNDAttrs, ScatterNDAttrs,
-                 ScatterElementsAttrs, TileAttrs, NonZeroAttrs, ArgReduceAttrs, TopKAttrs, OneHotAttrs>;
+using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs,
+                             ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs,
+                             ResizeAttrs, SliceAttrs, GatherAttrs, PadAttrs, ExpandAttrs, ElementwiseAttrs,
+                             RangeAttrs, ConstantOfShapeAttrs, TriluAttrs, CumSumAttrs, GroupNormAttrs, SpaceDepthAttrs,
+                             EinsumAttrs, GatherElementsAttrs, GatherNDAttrs, ScatterNDAttrs, ScatterElementsAttrs,
+                             TileAttrs, NonZeroAttrs, ArgReduceAttrs, TopKAttrs, OneHotAttrs>;
 
 // A parsed node: one single-output op per node output. The graph IR is single-output, so a
 // node with several outputs (Split) lowers to one op per output: output 0 here, outputs

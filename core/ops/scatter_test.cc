@@ -71,25 +71,25 @@ TEST_CASE("scatter nd matches the reference for every tuple length, reduction an
 
 TEST_CASE("scatter gives the ONNX examples' values") {
   ModelBuilder b(1);
-  const auto row = b.input(typed<float>({1, 5}, {1, 2, 3, 4, 5}));
-  const auto two = b.input(typed<float>({1, 2}, {1.1f, 2.1f}));
+  const auto row = b.input(floats({1, 5}, {1, 2, 3, 4, 5}));
+  const auto two = b.input(floats({1, 2}, {1.1f, 2.1f}));
   const auto with_axis = b.node("ScatterElements", {row, b.ints({1, 2}, {1, 3}), two}, {{"axis", 1}});
-  const auto duplicates = b.node("ScatterElements", {row, b.input(typed<int64_t>({1, 2}, {1, 1})), two},
-                                 {{"axis", 1}, {"reduction", "add"}});
+  const auto duplicates =
+      b.node("ScatterElements", {row, b.input(int64s({1, 2}, {1, 1})), two}, {{"axis", 1}, {"reduction", "add"}});
   const auto negative = b.node("ScatterElements", {row, b.ints({1, 2}, {1, -3}), two}, {{"axis", 1}});
   const auto old_scatter = b.node("Scatter", {row, b.ints({1, 2}, {1, 3}), two}, {{"axis", 1}});
-  const auto without_axis = b.node("ScatterElements", {b.input(typed<float>({3, 3}, std::vector<float>(9, 0.0f))),
-                                                       b.input(typed<int64_t>({2, 3}, {1, 0, 2, 0, 2, 1})),
-                                                       b.input(typed<float>({2, 3}, {1, 1.1f, 1.2f, 2, 2.1f, 2.2f}))});
+  const auto without_axis = b.node("ScatterElements", {b.input(floats({3, 3}, std::vector<float>(9, 0.0f))),
+                                                       b.input(int64s({2, 3}, {1, 0, 2, 0, 2, 1})),
+                                                       b.input(floats({2, 3}, {1, 1.1f, 1.2f, 2, 2.1f, 2.2f}))});
   // ScatterND: test_scatternd's first slices, a later duplicate winning, and an added one.
   std::vector<float> cube(64);
   for (int i = 0; i < 64; ++i) cube[i] = static_cast<float>(i);
   std::vector<float> planes(32);
   for (int i = 0; i < 32; ++i) planes[i] = static_cast<float>(100 + i);
-  const auto data = b.input(typed<float>({4, 4, 4}, cube));
-  const auto slices = b.input(typed<float>({2, 4, 4}, planes));
+  const auto data = b.input(floats({4, 4, 4}, cube));
+  const auto slices = b.input(floats({2, 4, 4}, planes));
   const auto nd = b.node("ScatterND", {data, b.ints({2, 1}, {0, 2}), slices});
-  const auto nd_last = b.node("ScatterND", {data, b.input(typed<int64_t>({2, 1}, {3, 3})), slices});
+  const auto nd_last = b.node("ScatterND", {data, b.input(int64s({2, 1}, {3, 3})), slices});
   const auto nd_mul = b.node("ScatterND", {data, b.ints({2, 1}, {1, 1}), slices}, {{"reduction", "mul"}});
   const auto out = check_against_reference(
       b.build({with_axis, duplicates, negative, old_scatter, without_axis, nd, nd_last, nd_mul}), {.tolerance = 0});
@@ -127,14 +127,13 @@ TEST_CASE("scatter updates from a run-time producer land the same on every tilin
 
 TEST_CASE("scatter clamps run-time indices, folds constants and checks its inputs") {
   ModelBuilder b(1);
-  const auto y =
-      b.node("ScatterElements", {b.input(typed<int64_t>({4}, {0, 0, 0, 0})), b.input(typed<int64_t>({3}, {9, -9, -1})),
-                                 b.input(typed<int64_t>({3}, {5, 6, 7}))});
+  const auto y = b.node("ScatterElements", {b.input(int64s({4}, {0, 0, 0, 0})), b.input(int64s({3}, {9, -9, -1})),
+                                            b.input(int64s({3}, {5, 6, 7}))});
   const auto folded = b.node("ScatterND", {b.ints({0, 0, 0}), b.ints({1, 1}, {-2}), b.ints({1}, {8})});
   // Integer sums wrap around.
-  const auto wrapped = b.node(
-      "ScatterElements", {b.input(typed<int32_t>({2}, {INT32_MAX, 5})), b.ints({0}), b.input(typed<int32_t>({1}, {1}))},
-      {{"reduction", "add"}});
+  const auto wrapped =
+      b.node("ScatterElements", {b.input(int32s({2}, {INT32_MAX, 5})), b.ints({0}), b.input(int32s({1}, {1}))},
+             {{"reduction", "add"}});
   const TestModel model = b.build({y, folded, wrapped});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(compiled.ok());
@@ -152,19 +151,16 @@ TEST_CASE("scatter clamps run-time indices, folds constants and checks its input
   };
   const std::vector<Bad> bad = {
       {"ScatterND",
-       {bools({3}, {0, 1, 0}), typed<int64_t>({1, 1}, {0}), bools({1}, {1})},
+       {bools({3}, {0, 1, 0}), int64s({1, 1}, {0}), bools({1}, {1})},
        {{"reduction", "add"}},
        "reduction \"add\" does not apply to bool data"},
+      {"ScatterND", {floats({3}, {0, 1, 0}), int64s({1, 1}, {0}), int64s({1}, {1})}, {}, "is int64, expected float32"},
       {"ScatterND",
-       {typed<float>({3}, {0, 1, 0}), typed<int64_t>({1, 1}, {0}), typed<int64_t>({1}, {1})},
-       {},
-       "is int64, expected float32"},
-      {"ScatterND",
-       {typed<float>({3}, {0, 1, 0}), typed<int64_t>({1, 1}, {0}), typed<float>({2}, {1, 2})},
+       {floats({3}, {0, 1, 0}), int64s({1, 1}, {0}), floats({2}, {1, 2})},
        {},
        "updates [2] must have shape [1]"},
       {"ScatterElements",
-       {typed<float>({3}, {0, 1, 0}), typed<int64_t>({1}, {0}), typed<float>({1}, {1})},
+       {floats({3}, {0, 1, 0}), int64s({1}, {0}), floats({1}, {1})},
        {{"reduction", "sum"}},
        "must be none, add, mul, max or min"},
   };

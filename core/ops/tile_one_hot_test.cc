@@ -29,7 +29,7 @@ TEST_CASE("tile matches the reference for repeats on every dimension and every d
 
 TEST_CASE("tile gives the ONNX example and reads one period per tile from a producer") {
   ModelBuilder b(1);
-  const auto y = b.node("Tile", {b.input(typed<float>({2, 2}, {0, 1, 2, 3})), b.ints({2, 2})});
+  const auto y = b.node("Tile", {b.input(floats({2, 2}, {0, 1, 2, 3})), b.ints({2, 2})});
   const auto out = check_against_reference(b.build({y}), {.tolerance = 0});
   CHECK(values_of<float>(out[0]) == std::vector<float>{0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3});
 
@@ -45,13 +45,11 @@ TEST_CASE("one hot matches the ONNX examples") {
   const auto depth10 = b.constant({}, {10});
   const auto values = b.constant({2}, {1, 3});
   // test_onehot_with_axis, _with_negative_axis, _negative_indices, _without_axis.
-  const auto with_axis =
-      b.node("OneHot", {b.input(typed<float>({2, 2}, {1, 9, 2, 4})), depth10, values}, {{"axis", 1}});
-  const auto negative_axis =
-      b.node("OneHot", {b.input(typed<float>({2, 2}, {1, 9, 2, 4})), depth10, values}, {{"axis", -2}});
-  const auto negative = b.node("OneHot", {b.input(typed<int64_t>({3}, {0, -7, -8})), depth10, values}, {{"axis", 1}});
-  const auto without_axis = b.node("OneHot", {b.input(typed<int64_t>({3}, {0, 7, 8})), b.constant({}, {12}),
-                                              b.constant(typed<int32_t>({2}, {2, 5}))});
+  const auto with_axis = b.node("OneHot", {b.input(floats({2, 2}, {1, 9, 2, 4})), depth10, values}, {{"axis", 1}});
+  const auto negative_axis = b.node("OneHot", {b.input(floats({2, 2}, {1, 9, 2, 4})), depth10, values}, {{"axis", -2}});
+  const auto negative = b.node("OneHot", {b.input(int64s({3}, {0, -7, -8})), depth10, values}, {{"axis", 1}});
+  const auto without_axis =
+      b.node("OneHot", {b.input(int64s({3}, {0, 7, 8})), b.constant({}, {12}), b.constant(int32s({2}, {2, 5}))});
   CHECK(b.shape_of(with_axis) == Dims{2, 10, 2});
   CHECK(b.dtype_of(without_axis) == DType::kInt32);
   const auto out =
@@ -92,8 +90,7 @@ TEST_CASE("one hot matches the reference on every axis, index dtype and value dt
 
 TEST_CASE("one hot needs its depth at specialisation") {
   ModelBuilder b(1);
-  const auto y = b.node(
-      "OneHot", {b.input(typed<int64_t>({2}, {0, 1})), b.input(typed<int64_t>({}, {3})), b.constant({2}, {0, 1})});
+  const auto y = b.node("OneHot", {b.input(int64s({2}, {0, 1})), b.input(int64s({}, {3})), b.constant({2}, {0, 1})});
   const TestModel model = b.build({y});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(!compiled.ok());

@@ -34,16 +34,15 @@ TEST_CASE("top k matches the reference on every axis, order and dtype") {
 
 TEST_CASE("top k gives the ONNX examples' values and indices") {
   ModelBuilder b(1);
-  const auto x = b.input(typed<float>({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  const auto x = b.input(floats({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
   const auto top = b.node_outputs("TopK", {x, b.ints({3})}, {{"axis", 1}}, 2);
   CHECK(b.shape_of(top[0]) == Dims{3, 3});
   const auto smallest =
-      b.node_outputs("TopK", {b.input(typed<float>({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 11, 10, 9, 8})), b.ints({3})},
+      b.node_outputs("TopK", {b.input(floats({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 11, 10, 9, 8})), b.ints({3})},
                      {{"axis", 1}, {"largest", 0}, {"sorted", 1}}, 2);
   // Ties: equal values come out in index order.
-  const auto low =
-      b.node_outputs("TopK", {b.input(typed<int64_t>({5}, {2, 5, 2, 9, 5})), b.ints({3})}, {{"largest", 0}}, 2);
-  const auto ties = b.node_outputs("TopK", {b.input(typed<float>({6}, {2, 5, 2, -1, 5, 2})), b.ints({}, {4})}, {}, 2);
+  const auto low = b.node_outputs("TopK", {b.input(int64s({5}, {2, 5, 2, 9, 5})), b.ints({3})}, {{"largest", 0}}, 2);
+  const auto ties = b.node_outputs("TopK", {b.input(floats({6}, {2, 5, 2, -1, 5, 2})), b.ints({}, {4})}, {}, 2);
   const auto out = check_against_reference(
       b.build({top[0], top[1], smallest[0], smallest[1], low[0], low[1], ties[0], ties[1]}), {.tolerance = 0});
   CHECK(values_of<float>(out[0]) == std::vector<float>{3, 2, 1, 7, 6, 5, 11, 10, 9});
@@ -61,7 +60,7 @@ TEST_CASE("top k ranks NaN above every number") {
   // rules out the reference comparison: values are checked here by hand).
   const float nan = std::nanf("");
   ModelBuilder b(1);
-  const auto x = b.input(typed<float>({6}, {2, nan, 2, 7, nan, -1}));
+  const auto x = b.input(floats({6}, {2, nan, 2, 7, nan, -1}));
   const auto largest = b.node_outputs("TopK", {x, b.ints({4})}, {}, 2);
   const auto smallest = b.node_outputs("TopK", {x, b.ints({5})}, {{"largest", 0}}, 2);
   const auto out =

@@ -62,13 +62,13 @@ TEST_CASE("views reinterpret any dtype without a tile") {
 TEST_CASE("typed moves give hand-computed values") {
   ModelBuilder b(1);
   const int64_t big = (int64_t{1} << 62) + 3;
-  const auto x = b.input(typed<int64_t>({2, 3}, {big, 1, 2, 3, 4, -big}));
+  const auto x = b.input(int64s({2, 3}, {big, 1, 2, 3, 4, -big}));
   const auto flags = b.input(bools({2, 2}, {1, 0, 0, 1}));
   const auto transposed = b.node("Transpose", {x});
   const auto joined = b.node("Concat", {flags, b.constant(bools({1, 2}, {1, 1}))}, {{"axis", 0}});
-  const auto edged = b.node("Pad", {b.input(typed<int32_t>({3}, {-5, 6, 7})), b.ints({2, 1})}, {{"mode", "edge"}});
-  const auto bytes = b.node("Slice", {b.input(typed<uint8_t>({5}, {250, 1, 2, 3, 255})), b.ints({-1}), b.ints({-6}),
-                                      b.ints({0}), b.ints({-2})});
+  const auto edged = b.node("Pad", {b.input(int32s({3}, {-5, 6, 7})), b.ints({2, 1})}, {{"mode", "edge"}});
+  const auto bytes = b.node("Slice", {b.input(tensor_of<uint8_t>(DType::kUInt8, {5}, {250, 1, 2, 3, 255})),
+                                      b.ints({-1}), b.ints({-6}), b.ints({0}), b.ints({-2})});
   const auto out = check_against_reference(b.build({transposed, joined, edged, bytes}), {.tolerance = 0});
   CHECK(values_of<int64_t>(out[0]) == std::vector<int64_t>{big, 3, 1, 4, 2, -big});
   CHECK(out[1].dtype == DType::kBool);
@@ -97,7 +97,7 @@ TEST_CASE("int64 shape arithmetic on constants is folded at specialisation") {
 
 TEST_CASE("pad in constant mode names the dtypes it takes") {
   ModelBuilder b(1);
-  const auto y = b.node("Pad", {b.input(typed<int64_t>({3}, {1, 2, 3})), b.ints({1, 1})});
+  const auto y = b.node("Pad", {b.input(int64s({3}, {1, 2, 3})), b.ints({1, 1})});
   const TestModel model = b.build({y});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(!compiled.ok());
@@ -107,7 +107,7 @@ TEST_CASE("pad in constant mode names the dtypes it takes") {
 
 TEST_CASE("concat rejects inputs of different dtypes") {
   ModelBuilder b(1);
-  const auto y = b.node("Concat", {b.input(typed<int64_t>({3}, {1, 2, 3})), b.input({2})}, {{"axis", 0}});
+  const auto y = b.node("Concat", {b.input(int64s({3}, {1, 2, 3})), b.input({2})}, {{"axis", 0}});
   const TestModel model = b.build({y});
   auto compiled = Model::load(model.json, model.weights, {});
   REQUIRE(!compiled.ok());

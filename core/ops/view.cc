@@ -1,10 +1,9 @@
-// Pure views: shape arithmetic of Reshape, Flatten, Squeeze, Unsqueeze, Identity (data of any
-// dtype), and Cast (float32 to float32 only).
+// Pure views: shape arithmetic of Reshape, Flatten, Squeeze, Unsqueeze and Identity, on data
+// of any dtype (Cast to the input's own dtype is a view too: cast.cc).
 #include "core/ops/view.h"
 
 #include <algorithm>
 #include <cstring>
-#include <iterator>
 #include <set>
 
 #include "core/base/checked_math.h"
@@ -14,7 +13,6 @@ namespace tessera::ops {
 
 namespace {
 
-// Views take data of any dtype (Cast checks its own).
 Status expect_data_input(NodeParser& p, size_t max_inputs) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, max_inputs));
@@ -133,24 +131,6 @@ Result<ParsedOp> parse_unsqueeze(NodeParser& p) {
 Result<ParsedOp> parse_identity(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(expect_data_input(p, 1));
   return view_of(p, p.shape(0));
-}
-
-Result<ParsedOp> parse_cast(NodeParser& p) {
-  TESSERA_RETURN_IF_ERROR(expect_data_input(p, 1));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
-  if (!p.has_attribute("to")) return p.error("attribute \"to\" is required");
-  TESSERA_ASSIGN_OR_RETURN(int64_t to, p.get_int("to", 1));
-  TESSERA_RETURN_IF_ERROR(p.get_int("saturate", 1).status());  // only casts to float8 read it
-  if (to != 1) {
-    // ONNX TensorProto.DataType names, by number.
-    static constexpr const char* kTypes[] = {"UNDEFINED", "FLOAT",  "UINT8",     "INT8",       "UINT16",  "INT16",
-                                             "INT32",     "INT64",  "STRING",    "BOOL",       "FLOAT16", "DOUBLE",
-                                             "UINT32",    "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
-    const std::string type =
-        to >= 0 && to < static_cast<int64_t>(std::size(kTypes)) ? kTypes[to] : "type " + std::to_string(to);
-    return p.error("Cast to " + type + " is not supported: Tessera computes in float32");
-  }
-  return ParsedOp{ViewAttrs{}, p.shape(0)};
 }
 
 OpCost cost(const ViewAttrs&, const OpShapes&, const Region&) { return {}; }

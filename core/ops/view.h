@@ -1,5 +1,6 @@
-// Pure views (Reshape, Flatten, Squeeze, Unsqueeze, Identity): the output is the input's
-// bytes under another shape, so the compiler aliases them and no tile ever runs.
+// Pure views (Reshape, Flatten, Squeeze, Unsqueeze, Identity, Cast to the same dtype): the
+// output is the input's bytes under another shape, so the compiler aliases them and no tile
+// ever runs.
 #pragma once
 
 #include "core/ops/op_contract.h"

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { convertOnnx, ConvertError } from 'tessera/convert';
+import { convertOnnx } from 'tessera/convert';
 
 import {
   T, conversionDifference, float, float32Tensor, initializerValues, int64Tensor, model, node, nodeInputValues, raw, tensor,
@@ -149,17 +149,16 @@ describe('dynamic dimensions', () => {
     nodes: [node('Relu', ['x'], ['y'])],
   });
 
-  it('are an error naming the input and each dynamic dimension', () => {
-    assert.throws(() => convertOnnx(dynamic), (e) => {
-      assert.ok(e instanceof ConvertError);
-      assert.match(e.message, /graph input "x" has dynamic dimensions 0 \("N"\), 2 \("H"\)/);
-      assert.match(e.message, /--input-shape x=\?x3x\?x8/);
-      return true;
-    });
+  it('are kept as symbols (format version 2)', () => {
+    const { json } = convertOnnx(dynamic);
+    assert.equal(json.version, 2);
+    assert.deepEqual(json.inputs, [{ name: 'x', dtype: 'float32', shape: ['N', 3, 'H', 8] }]);
+    assert.deepEqual(json.outputs, [{ name: 'y', dtype: 'float32', shape: ['N', 3, 'H', 8] }]);
   });
 
-  it('are fixed by inputShapes, and outputs carry the inferred static shape', () => {
+  it('are fixed by inputShapes, and outputs carry the inferred static shape (format version 1)', () => {
     const { json } = convertOnnx(dynamic, { inputShapes: { x: [2, 3, 5, 8] } });
+    assert.equal(json.version, 1);
     assert.deepEqual(json.inputs, [{ name: 'x', dtype: 'float32', shape: [2, 3, 5, 8] }]);
     assert.deepEqual(json.outputs, [{ name: 'y', dtype: 'float32', shape: [2, 3, 5, 8] }]);
   });

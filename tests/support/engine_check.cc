@@ -33,6 +33,7 @@ std::vector<Tensor> check_model(const std::string& json, const std::vector<uint8
         if (options.tile_flops > 0) compile.tile_flops = options.tile_flops;
         auto model = Model::load(json, weights, compile);
         INFO("isa " << isa << ", " << threads << " threads, arena reuse " << reuse);
+        INFO((model.ok() ? std::string() : model.status().message()));
         REQUIRE(model.ok());
         Session session(model.value(), Executor::create(threads));
         for (int repeat = 0; repeat < options.repeats; ++repeat) {

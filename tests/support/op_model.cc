@@ -29,11 +29,15 @@ model::AttrValue attribute(const nlohmann::json& value) {
     std::vector<double> values = value["values"].get<std::vector<double>>();
     a.tensor = Tensor::spec("", value["shape"].get<std::vector<int64_t>>(), dtype);
     a.tensor.bytes.resize(values.size() * dtype_size(dtype));
+    // values<T>() is empty unless T is the dtype's type (subspan of it would be out of bounds).
     for (size_t i = 0; i < values.size(); ++i) {
-      for (float& v : a.tensor.values<float>().subspan(i, 1)) v = static_cast<float>(values[i]);
-      for (int64_t& v : a.tensor.values<int64_t>().subspan(i, 1)) v = static_cast<int64_t>(values[i]);
-      for (int32_t& v : a.tensor.values<int32_t>().subspan(i, 1)) v = static_cast<int32_t>(values[i]);
-      for (uint8_t& v : a.tensor.values<uint8_t>().subspan(i, 1)) v = static_cast<uint8_t>(values[i]);
+      switch (dtype) {
+        case DType::kFloat32: a.tensor.values<float>()[i] = static_cast<float>(values[i]); break;
+        case DType::kInt64: a.tensor.values<int64_t>()[i] = static_cast<int64_t>(values[i]); break;
+        case DType::kInt32: a.tensor.values<int32_t>()[i] = static_cast<int32_t>(values[i]); break;
+        case DType::kBool:
+        case DType::kUInt8: a.tensor.values<uint8_t>()[i] = static_cast<uint8_t>(values[i]); break;
+      }
     }
   } else if (std::all_of(value.begin(), value.end(), [](const auto& v) { return v.is_number_integer(); })) {
     a.kind = model::AttrValue::Kind::kInts;

@@ -13,7 +13,8 @@ commands:
   convert MODEL.onnx -o DIR [--input-shape NAME=1x3x640x640 ...] [--name NAME]
           convert an ONNX model to Tessera's format (docs/model-format.md): writes
           DIR/NAME.json and DIR/NAME.bin (NAME defaults to the ONNX file's name).
-          --input-shape fixes the dynamic dimensions of a graph input (repeatable).
+          Dynamic dimensions stay symbols (format version 2: the model runs at any
+          size); --input-shape pins every dimension of a graph input (repeatable).
   export  MODEL.json -o MODEL.onnx
           write a Tessera model (JSON + its weights file) as an ONNX opset-20 model,
           e.g. to run the same graph and weights in onnxruntime.

@@ -4,6 +4,7 @@
 import { simd, threads as wasmThreads } from 'wasm-feature-detect';
 
 import { elementCount } from './dims.js';
+import { dtypeOfArray } from './dtypes.js';
 import { TesseraError } from './errors.js';
 import { SCHEDULERS } from './host/core_engine.js';
 import { HostChannel, isNode } from './host/spawn.js';
@@ -26,7 +27,7 @@ function ownBuffer(view) {
   const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
   if (whole && !shared) return { view, owned: false };
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
-  return { view: view instanceof Float32Array ? new Float32Array(bytes.buffer) : bytes, owned: true };
+  return { view: new view.constructor(bytes.buffer), owned: true };
 }
 
 /**
@@ -93,9 +94,9 @@ export class Engine {
     const modelJson = await readModelJson(json);
     const source = await readWeights(weights, modelJson);
     const own = source.bytes && !source.owned ? ownBuffer(source.bytes) : { view: source.bytes, owned: source.owned };
-    const { id, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: own.view },
+    const { id, signature, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: own.view },
       own.owned ? [own.view.buffer] : []);
-    const model = new Model(this.#channel, id, info, () => this.#models.delete(model));
+    const model = new Model(this.#channel, id, signature, info, () => this.#models.delete(model));
     this.#models.add(model);
     return model;
   }
@@ -127,24 +128,26 @@ export class Model {
   #disposed = false;
   #onDispose;
 
-  constructor(channel, id, info, onDispose) {
+  constructor(channel, id, signature, info, onDispose) {
     this.#channel = channel;
     this.#id = id;
     this.#info = info;
     this.#onDispose = onDispose;
-    this.name = info.name;
-    /** [{ name, dims }] */
-    this.inputs = info.inputs;
-    /** [{ name, dims }] */
-    this.outputs = info.outputs;
+    this.name = signature.name;
+    /** [{ name, dtype, dims }]: a dim is a number or a symbol's name ("batch", "seq") */
+    this.inputs = signature.inputs;
+    /** [{ name, dtype, dims }] as declared; a run's outputs carry their actual dims */
+    this.outputs = signature.outputs;
   }
 
   /**
-   * Runs the model.
-   * @param inputs { [inputName]: Float32Array | { data: Float32Array, dims: number[] } }
+   * Runs the model. Symbolic dims are bound from the inputs' dims; the first run at new dims
+   * specialises the model (later runs at those dims reuse it).
+   * @param inputs { [inputName]: TypedArray | { data: TypedArray, dims: number[] } } with
+   *   Float32Array (float32), BigInt64Array (int64), Int32Array (int32), Uint8Array (bool, uint8)
    * @param {{ trace?: boolean, scheduler?: 'dynamic' | 'barrier' | 'shuffle' }} [options]
    *   trace records the tile timeline for trace()
-   * @returns { [outputName]: { data: Float32Array, dims: number[] } }
+   * @returns { [outputName]: { data: TypedArray, dims: number[], dtype: string } }
    */
   async run(inputs, options = {}) {
     if (this.#disposed) throw new TesseraError('the model was disposed');
@@ -153,23 +156,28 @@ export class Model {
       throw new TypeError(`run: scheduler must be one of ${SCHEDULERS.join(', ')}, got ${JSON.stringify(scheduler)}`);
     }
     const transfer = [];
-    const given = this.#checkInputs(inputs).map(({ name, dims, data }) => {
+    const given = this.#checkInputs(inputs).map(({ name, dtype, dims, data }) => {
       const own = ownBuffer(data);
       if (own.owned) transfer.push(own.view.buffer);
-      return { name, dims, data: own.view };
+      return { name, dtype, dims, data: own.view };
     });
-    const { outputs, traceJson } = await this.#channel.call(
+    const { outputs, info, traceJson } = await this.#channel.call(
       'run', { model: this.#id, inputs: given, options: { trace: Boolean(trace), scheduler } }, transfer);
+    this.#info = info;
     if (traceJson) this.#trace = traceJson;
-    return Object.fromEntries(outputs.map(({ name, dims, data }) => [name, { data, dims }]));
+    return Object.fromEntries(outputs.map(({ name, dtype, dims, data }) => [name, { data, dims, dtype }]));
   }
 
   /**
-   * The compiled model: inputs, outputs, nodes (op, kernel, fused epilogue, shape, layout, tile
-   * grid, tiles, FLOPs), totals (flops, tiles, edges, critical path) and memory (arena_bytes,
-   * tensor_bytes, weight_bytes).
+   * The compiled model (of the last run's input dims, or of the declared dims when they are
+   * all fixed): inputs, outputs, nodes (op, kernel, fused epilogue, shape, layout, tile grid,
+   * tiles, FLOPs), totals (flops, tiles, edges, critical path), memory (arena_bytes,
+   * tensor_bytes, weight_bytes) and compile_ms.
    */
   inspect() {
+    if (!this.#info) {
+      throw new TesseraError('the model has symbolic dims: inspect() describes the last run, and there was none yet');
+    }
     return structuredClone(this.#info);
   }
 
@@ -191,19 +199,31 @@ export class Model {
     this.#disposed = true;
   }
 
-  // Names, dtypes and sizes checked here (JS types are a JS matter); names and dims
-  // against the model are checked by the core.
+  // Array types, dtypes and sizes checked here (JS types are a JS matter); names, dtypes and
+  // dims against the model are checked by the core.
   #checkInputs(inputs) {
     if (inputs === null || typeof inputs !== 'object') {
-      throw new TypeError('run: inputs must be an object { [inputName]: Float32Array | { data, dims } }');
+      throw new TypeError('run: inputs must be an object { [inputName]: TypedArray | { data, dims } }');
     }
     return Object.entries(inputs).map(([name, value]) => {
       const given = ArrayBuffer.isView(value) ? { data: value } : value ?? {};
-      if (!(given.data instanceof Float32Array)) {
+      const declared = this.inputs.find((input) => input.name === name);
+      const dtype = dtypeOfArray(given.data, declared?.dtype);
+      if (!dtype) {
         const type = given.data?.constructor?.name ?? (Array.isArray(value) ? 'Array' : typeof value);
-        throw new TesseraError(`input "${name}": expected float32 data (a Float32Array), got ${type}`);
+        throw new TesseraError(`input "${name}": expected a Float32Array, BigInt64Array, Int32Array or Uint8Array, ` +
+                               `got ${type}`);
       }
-      const dims = given.dims ?? this.inputs.find((input) => input.name === name)?.dims ?? [given.data.length];
+      if (declared && declared.dtype !== dtype) {
+        throw new TesseraError(`input "${name}": expected ${declared.dtype} data, got ${dtype} ` +
+                               `(a ${given.data.constructor.name})`);
+      }
+      const symbolic = declared?.dims.some((d) => typeof d === 'string');
+      if (!given.dims && symbolic) {
+        throw new TesseraError(`input "${name}" has symbolic dims [${declared.dims.join(', ')}]: ` +
+                               'pass { data, dims } with its dims');
+      }
+      const dims = given.dims ?? declared?.dims ?? [given.data.length];
       if (!Array.isArray(dims) || !dims.every((d) => Number.isSafeInteger(d) && d >= 0)) {
         throw new TesseraError(`input "${name}": dims must be a list of non-negative integers, got ${JSON.stringify(dims)}`);
       }
@@ -211,7 +231,7 @@ export class Model {
         throw new TesseraError(`input "${name}": has ${given.data.length} values, dims [${dims.join(', ')}] ` +
                                `need ${elementCount(dims)}`);
       }
-      return { name, dims, data: given.data };
+      return { name, dtype, dims, data: given.data };
     });
   }
 }

@@ -24,17 +24,35 @@ export interface EngineFeatures {
   build: 'threads' | 'single';
 }
 
+/** Element types: float32 for the heavy math; integers and bools for ids, masks, shapes. */
+export type DType = 'float32' | 'int64' | 'int32' | 'bool' | 'uint8';
+
+/** Float32Array (float32), BigInt64Array (int64), Int32Array (int32), Uint8Array (bool, uint8). */
+export type TensorData = Float32Array | BigInt64Array | Int32Array | Uint8Array;
+
+/** A model input or output as declared: a dim is a size or a symbol's name ("batch", "seq"). */
+export interface ValueSpec {
+  name: string;
+  dtype: DType;
+  dims: Array<number | string>;
+}
+
+/** A compiled tensor: concrete dims. */
 export interface TensorSpec {
   name: string;
+  dtype: DType;
   dims: number[];
 }
 
-export interface OutputTensor {
-  data: Float32Array;
-  dims: number[];
-}
+/** An output: narrow on `dtype` to get its array type. */
+export type OutputTensor =
+  | { dtype: 'float32'; data: Float32Array; dims: number[] }
+  | { dtype: 'int64'; data: BigInt64Array; dims: number[] }
+  | { dtype: 'int32'; data: Int32Array; dims: number[] }
+  | { dtype: 'bool' | 'uint8'; data: Uint8Array; dims: number[] };
 
-export type InputTensor = Float32Array | { data: Float32Array; dims?: number[] };
+/** The data alone when the input's declared dims are all fixed; else with its dims. */
+export type InputTensor = TensorData | { data: TensorData; dims?: number[] };
 
 export interface RunOptions {
   /** Record the tile timeline of this run for Model.trace(). */
@@ -84,9 +102,11 @@ export interface Trace {
 
 export class Model {
   readonly name: string;
-  readonly inputs: TensorSpec[];
-  readonly outputs: TensorSpec[];
+  readonly inputs: ValueSpec[];
+  readonly outputs: ValueSpec[];
+  /** Symbolic dims bind per run; the first run at new dims specialises the model (then cached). */
   run(inputs: Record<string, InputTensor>, options?: RunOptions): Promise<Record<string, OutputTensor>>;
+  /** The compiled model of the last run (or of the declared dims when all are fixed). */
   inspect(): ModelInfo;
   /** The tile timeline of the last run made with `{ trace: true }`. */
   trace(): Trace;

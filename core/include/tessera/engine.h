@@ -64,6 +64,16 @@ struct NodeInfo {
   double flops = 0;
 };
 
+// What a model holds in memory beyond one run's arena: its weights file, the constants its
+// specialisations computed (folded weights, shape arithmetic) and the weights packed for the
+// kernels, each counted once however many specialisations share them.
+struct ModelMemory {
+  int64_t weight_bytes = 0;
+  int64_t constant_bytes = 0;
+  int64_t packed_bytes = 0;
+  int specializations = 0;  // compiled and cached
+};
+
 // One specialisation of a model: the compiled graph for one set of input dims.
 struct ModelInfo {
   std::string name;
@@ -105,6 +115,7 @@ class Model {
   static Result<std::shared_ptr<const Model>> load(const std::string& json_text, std::vector<uint8_t> weights,
                                                    const CompileOptions& options);
   virtual ~Model() = default;
+  virtual const std::string& name() const = 0;
   // The inputs and outputs as declared: dims may be symbols.
   virtual const std::vector<ValueSpec>& inputs() const = 0;
   virtual const std::vector<ValueSpec>& outputs() const = 0;
@@ -115,6 +126,7 @@ class Model {
   // Seeded inputs for these dims: floats uniform in [-1, 1); integer inputs that index a
   // table (token ids into an embedding) uniform over its rows; other integers and bools 0/1.
   virtual Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const = 0;
+  virtual ModelMemory memory() const = 0;
 };
 
 class Session {
@@ -145,6 +157,9 @@ InputDims dims_of(const std::vector<Tensor>& inputs);
 
 // The compiled model as JSON (what `tessera inspect --json` writes).
 std::string model_info_json(const ModelInfo& info);
+// The model's declared inputs and outputs as JSON: {"name", "inputs": [{"name", "dtype",
+// "dims": [1, "seq"]}], "outputs": [...]}.
+std::string model_signature_json(const Model& model);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);

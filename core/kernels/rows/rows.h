@@ -1,4 +1,4 @@
-// Row kernels (softmax and layer normalisation over the last axis): the dispatch list, one
+// Row kernels (softmax and layer normalisation over the last axis, group normalisation): the dispatch list, one
 // entry per ISA, and the scalar references they are tested against. Kernels are stateless and
 // thread-safe; they never allocate and never fail.
 #pragma once
@@ -23,11 +23,18 @@ using SoftmaxFn = void (*)(size_t rows, size_t n, const float* x, size_t x_row_s
 using LayerNormFn = void (*)(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale,
                              const float* bias, float epsilon, float* y, size_t y_row_stride);
 
+// One group of GroupNormalization / InstanceNormalization: channels * spatial contiguous floats
+// normalised together like a layer-norm row (same statistics), then channel c's spatial run
+// scaled by scale[c] and shifted by bias[c] (bias may be null).
+using GroupNormFn = void (*)(size_t channels, size_t spatial, const float* x, const float* scale, const float* bias,
+                             float epsilon, float* y);
+
 struct RowKernels {
   const char* name;  // e.g. "f32_rows_avx512"
   Isa isa;
   SoftmaxFn softmax;
   LayerNormFn layer_norm;
+  GroupNormFn group_norm;
 };
 
 // Every compiled entry, best first (entries whose ISA this CPU lacks are included).
@@ -39,5 +46,7 @@ const RowKernels& best_row_kernels(Isa max_isa);
 void softmax_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, float* y, size_t y_row_stride);
 void layer_norm_reference(size_t rows, size_t n, const float* x, size_t x_row_stride, const float* scale,
                           const float* bias, float epsilon, float* y, size_t y_row_stride);
+void group_norm_reference(size_t channels, size_t spatial, const float* x, const float* scale, const float* bias,
+                          float epsilon, float* y);
 
 }  // namespace tessera::kernels

@@ -11,4 +11,8 @@ TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_avx2) {
   layer_norm_impl<VecAvx2>(rows, n, x, x_row_stride, scale, bias, epsilon, y, y_row_stride);
 }
 
+TESSERA_GROUP_NORM_KERNEL(f32_group_norm_avx2) {
+  group_norm_impl<VecAvx2>(channels, spatial, x, scale, bias, epsilon, y);
+}
+
 }  // namespace tessera::kernels

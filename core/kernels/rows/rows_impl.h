@@ -1,4 +1,4 @@
-// Softmax and layer normalisation written once over a vector-traits type; rows_<isa>.cc
+// Softmax, layer and group normalisation written once over a vector-traits type; rows_<isa>.cc
 // instantiate them. Everything here is a template over Vec, so each ISA file compiles its own
 // copy with its own instruction-set flags and no inline function is shared between them.
 #pragma once
@@ -86,12 +86,17 @@ void softmax_impl(size_t rows, size_t n, const float* x, size_t x_row_stride, fl
   for (size_t r = 0; r < rows; ++r) softmax_row<Vec>(n, x + r * x_row_stride, y + r * y_row_stride);
 }
 
-// Two passes for the statistics: the mean m, then the deviations d = x - m summed together
-// with their squares. Their mean s is the rounding error of m (the corrected two-pass
-// algorithm), so x - m - s and var = mean(d^2) - s^2 stay accurate when |mean| >> std.
-// Tail lanes are loaded as m and contribute exactly 0.
+// Statistics of a row for normalising it: y = (x - mean - shift) * inverse_std.
+struct RowMoments {
+  float mean, shift, inverse_std;
+};
+
+// Two passes: the mean m, then the deviations d = x - m summed together with their squares.
+// Their mean s is the rounding error of m (the corrected two-pass algorithm), so x - m - s and
+// var = mean(d^2) - s^2 stay accurate when |mean| >> std. Tail lanes are loaded as m and
+// contribute exactly 0.
 template <class Vec>
-void layer_norm_row(size_t n, const float* x, const float* scale, const float* bias, float epsilon, float* y) {
+RowMoments row_moments(size_t n, const float* x, float epsilon) {
   using V = typename Vec::V;
   struct Moments {
     V deviation, square;
@@ -113,16 +118,36 @@ void layer_norm_row(size_t n, const float* x, const float* scale, const float* b
       });
   const float shift = Vec::reduce_add(moments.deviation) / count_f;
   const float variance = Vec::reduce_add(moments.square) / count_f - shift * shift;
-  const V row_shift = Vec::broadcast(shift);
-  const V inverse_std = Vec::broadcast(1.0f / std::sqrt((variance > 0.0f ? variance : 0.0f) + epsilon));
+  return {mean, shift, 1.0f / std::sqrt((variance > 0.0f ? variance : 0.0f) + epsilon)};
+}
+
+// y = (x - m - s) * inverse_std * scale + bias over n floats (no bias when null): scale and
+// bias hold n floats, or with kBroadcast one float each for the whole run.
+template <class Vec, bool kBroadcast>
+void normalize_run(size_t n, const float* x, const RowMoments& m, const float* scale, const float* bias, float* y) {
+  using V = typename Vec::V;
+  const V row_mean = Vec::broadcast(m.mean);
+  const V row_shift = Vec::broadcast(m.shift);
+  const V inverse_std = Vec::broadcast(m.inverse_std);
+  auto operand = [](const float* p, size_t i, size_t count) {
+    if constexpr (kBroadcast) {
+      return Vec::broadcast(*p);
+    } else {
+      return load_n<Vec>(p + i, count, 0.0f);
+    }
+  };
   for_each_vector<Vec>(n, [=](size_t i, size_t count) {
     const V d = Vec::sub(Vec::sub(load_n<Vec>(x + i, count, 0.0f), row_mean), row_shift);
     const V normalised = Vec::mul(d, inverse_std);
-    const V s = load_n<Vec>(scale + i, count, 0.0f);
-    const V out =
-        bias != nullptr ? Vec::fma(normalised, s, load_n<Vec>(bias + i, count, 0.0f)) : Vec::mul(normalised, s);
+    const V s = operand(scale, i, count);
+    const V out = bias != nullptr ? Vec::fma(normalised, s, operand(bias, i, count)) : Vec::mul(normalised, s);
     store_n<Vec>(y + i, out, count);
   });
+}
+
+template <class Vec>
+void layer_norm_row(size_t n, const float* x, const float* scale, const float* bias, float epsilon, float* y) {
+  normalize_run<Vec, false>(n, x, row_moments<Vec>(n, x, epsilon), scale, bias, y);
 }
 
 template <class Vec>
@@ -132,6 +157,20 @@ void layer_norm_impl(size_t rows, size_t n, const float* x, size_t x_row_stride,
   if (n == 0) return;
   for (size_t r = 0; r < rows; ++r) {
     layer_norm_row<Vec>(n, x + r * x_row_stride, scale, bias, epsilon, y + r * y_row_stride);
+  }
+}
+
+// The group's statistics over all channels * spatial floats, then each channel's run with its
+// own scale and bias.
+template <class Vec>
+void group_norm_impl(size_t channels, size_t spatial, const float* x, const float* scale, const float* bias,
+                     float epsilon, float* y) {
+  [[maybe_unused]] const typename VecMath<Vec>::ExitGuard exit_guard;
+  if (channels == 0 || spatial == 0) return;
+  const RowMoments m = row_moments<Vec>(channels * spatial, x, epsilon);
+  for (size_t c = 0; c < channels; ++c) {
+    normalize_run<Vec, true>(spatial, x + c * spatial, m, scale + c, bias != nullptr ? bias + c : nullptr,
+                             y + c * spatial);
   }
 }
 

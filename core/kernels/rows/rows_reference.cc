@@ -1,4 +1,4 @@
-// The row-kernel references: softmax and layer normalisation as plain loops in double
+// The row-kernel references: softmax, layer and group normalisation as plain loops in double
 // precision; the oracle of rows_test.cc.
 #include <algorithm>
 #include <cmath>
@@ -40,6 +40,23 @@ void layer_norm_reference(size_t rows, size_t n, const float* x, size_t x_row_st
       const double normalised = (in[i] - mean) * inverse_std * scale[i];
       out[i] = static_cast<float>(bias != nullptr ? normalised + bias[i] : normalised);
     }
+  }
+}
+
+void group_norm_reference(size_t channels, size_t spatial, const float* x, const float* scale, const float* bias,
+                          float epsilon, float* y) {
+  const size_t n = channels * spatial;
+  double mean = 0;
+  for (size_t i = 0; i < n; ++i) mean += x[i];
+  mean /= static_cast<double>(n);
+  double variance = 0;
+  for (size_t i = 0; i < n; ++i) variance += (x[i] - mean) * (x[i] - mean);
+  variance /= static_cast<double>(n);
+  const double inverse_std = 1.0 / std::sqrt(variance + epsilon);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t c = i / spatial;
+    const double normalised = (x[i] - mean) * inverse_std * scale[c];
+    y[i] = static_cast<float>(bias != nullptr ? normalised + bias[c] : normalised);
   }
 }
 

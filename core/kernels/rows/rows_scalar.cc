@@ -11,4 +11,8 @@ TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_scalar) {
   layer_norm_impl<VecScalar>(rows, n, x, x_row_stride, scale, bias, epsilon, y, y_row_stride);
 }
 
+TESSERA_GROUP_NORM_KERNEL(f32_group_norm_scalar) {
+  group_norm_impl<VecScalar>(channels, spatial, x, scale, bias, epsilon, y);
+}
+
 }  // namespace tessera::kernels

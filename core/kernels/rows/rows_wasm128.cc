@@ -11,4 +11,8 @@ TESSERA_LAYER_NORM_KERNEL(f32_layer_norm_wasm128) {
   layer_norm_impl<VecWasm128>(rows, n, x, x_row_stride, scale, bias, epsilon, y, y_row_stride);
 }
 
+TESSERA_GROUP_NORM_KERNEL(f32_group_norm_wasm128) {
+  group_norm_impl<VecWasm128>(channels, spatial, x, scale, bias, epsilon, y);
+}
+
 }  // namespace tessera::kernels

@@ -11,21 +11,28 @@ const model = await engine.loadModel(json, weights);
 const fromUrl = await engine.loadModel(new URL('file:///model.json'));
 const inputs = { x: new Float32Array(4), y: { data: new Float32Array(4), dims: [2, 2] } };
 const outputs: Record<string, OutputTensor> = await model.run(inputs, { trace: true, scheduler: 'barrier' });
-const logits: Float32Array = outputs.logits.data;
+const out = outputs.logits;
+const logits: Float32Array = out.dtype === 'float32' ? out.data : new Float32Array(0);
+const ids = { input_ids: { data: new BigInt64Array(8), dims: [1, 8] }, attention_mask: { data: new BigInt64Array(8), dims: [1, 8] } };
+const next = (await model.run(ids)).next_token;
+const token: bigint | undefined = next.dtype === 'int64' ? next.data[0] : undefined;
+const symbolic: Array<number | string> = model.inputs[0].dims;
 const info: ModelInfo = model.inspect();
 const flops: number = info.flops + info.nodes[0].flops + info.arena_bytes;
 const slices = model.trace().traceEvents.length;
 const { wasmBytes, heapInUseBytes } = await engine.memoryUsage();
 await fromUrl.dispose();
 await engine.dispose();
-console.log(build, logits, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
+console.log(build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
 
 // @ts-expect-error threads is a number
 await createEngine({ threads: '2' });
 // @ts-expect-error no such build
 await createEngine({ wasm: 'fast' });
-// @ts-expect-error inputs are float32
+// @ts-expect-error inputs are typed arrays
 await model.run({ x: [1, 2, 3] });
+// @ts-expect-error an int64 output holds bigints
+const wrong: Float32Array = next.dtype === 'int64' ? next.data : new Float32Array(0);
 // @ts-expect-error no such scheduler
 await model.run({}, { scheduler: 'fifo' });
 // @ts-expect-error weights are bytes or a URL

@@ -21,11 +21,20 @@ function shortestFloat(value) {
   return f;
 }
 
+// A tensor attribute as the format writes it: { dtype, shape, values }.
+function jsonTensor(tensor) {
+  const dtype = storedType(tensor);
+  const values = Array.from(tensor.data, (v) => (dtype === 'float32' ? shortestFloat(v) : dtype === 'bool' ? +!!v : v));
+  return { dtype, shape: tensor.shape, values };
+}
+
 function jsonAttributes(node) {
   const out = {};
   for (const [name, value] of Object.entries(node.attrs)) {
     const kind = attributeKind(node.op, name);
-    if (kind === 'float' || kind === 'floats') {
+    if (kind === 'tensor') {
+      out[name] = jsonTensor(value.tensor);
+    } else if (kind === 'float' || kind === 'floats') {
       const values = kind === 'float' ? [value] : value;
       if (values.some((v) => !Number.isFinite(v))) {
         // An infinite Clip bound bounds nothing; elsewhere JSON cannot carry it.
@@ -42,7 +51,8 @@ function jsonAttributes(node) {
 
 /**
  * The Tessera model for `graph` (graph.js): `{ json, weights }`, where json follows
- * docs/model-format.md and weights holds every initializer at a 64-byte aligned offset.
+ * docs/model-format.md (format version graph.version) and weights holds every initializer
+ * at a 64-byte aligned offset.
  */
 export function emitModel(graph, name) {
   const initializers = [];
@@ -62,11 +72,11 @@ export function emitModel(graph, name) {
   for (const [at, bytes] of chunks) weights.set(bytes, at);
   const json = {
     format: 'tessera',
-    version: 1,
+    version: graph.version,
     name,
     weights: `${fileStem(name)}.bin`,
-    inputs: graph.inputs.map((i) => ({ name: i.name, dtype: 'float32', shape: i.shape })),
-    outputs: graph.outputs.map((o) => ({ name: o.name, dtype: 'float32', shape: o.shape })),
+    inputs: graph.inputs.map((i) => ({ name: i.name, dtype: i.dtype, shape: i.shape })),
+    outputs: graph.outputs.map((o) => ({ name: o.name, dtype: o.dtype, shape: o.shape })),
     initializers,
     nodes: graph.nodes.map((node) => {
       const inputs = [...node.inputs];

@@ -6,28 +6,37 @@ import onnxProto from 'onnx-proto';
 import { ConvertError } from './errors.js';
 import { UniqueNames } from './names.js';
 import { attributeInputs, attributeKind, isEngineOp } from './ops.js';
-import { kOnnxType, tensorBytes, tensorFrom } from './tensor.js';
+import { kOnnxType, kStoredSizes, tensorBytes, tensorFrom } from './tensor.js';
 
 const { onnx } = onnxProto;
 const kAttr = onnx.AttributeProto.AttributeType;
 const kOpset = 20;
 const kIrVersion = 9;  // the IR version that introduced opset 20
-const kStoredTypes = { float32: 4, int64: 8, int32: 4 };
 const utf8 = new TextEncoder();
 
+// A graph input or output: its dtype (float32 in version 1) and dims, symbols as dim_param.
 function valueInfo(entry, where) {
   if (typeof entry?.name !== 'string' || !Array.isArray(entry.shape)) {
     throw new ConvertError(`${where}: needs a name and a shape`);
   }
-  return {
-    name: entry.name,
-    type: { tensorType: { elemType: kOnnxType.float32, shape: { dim: entry.shape.map((d) => ({ dimValue: d })) } } },
-  };
+  const dtype = entry.dtype ?? 'float32';
+  if (!Object.hasOwn(kStoredSizes, dtype)) throw new ConvertError(`${where}: unsupported dtype ${JSON.stringify(dtype)}`);
+  const dim = entry.shape.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d }));
+  return { name: entry.name, type: { tensorType: { elemType: kOnnxType[dtype], shape: { dim } } } };
+}
+
+// A tensor attribute of the format ({ dtype, shape, values }) as a TensorProto.
+function tensorProto(value, where) {
+  if (!Object.hasOwn(kStoredSizes, value?.dtype) || !Array.isArray(value.shape) || !Array.isArray(value.values)) {
+    throw new ConvertError(`${where}: a tensor attribute needs a dtype, a shape and values`);
+  }
+  const tensor = tensorFrom(value.dtype, value.shape, value.values);
+  return { dims: value.shape, dataType: kOnnxType[value.dtype], rawData: tensorBytes(tensor) };
 }
 
 function initializer(entry, weights, index) {
   const where = `initializers[${index}] "${entry?.name}"`;
-  const size = kStoredTypes[entry?.dtype];
+  const size = kStoredSizes[entry?.dtype];
   if (!size) throw new ConvertError(`${where}: unsupported dtype ${JSON.stringify(entry?.dtype)}`);
   const { offset, length } = entry;
   if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || offset + length > weights.length) {
@@ -45,6 +54,7 @@ export const kAttributeWriters = {
   string: (name, value) => ({ name, type: kAttr.STRING, s: utf8.encode(value) }),
   ints: (name, value) => ({ name, type: kAttr.INTS, ints: value }),
   floats: (name, value) => ({ name, type: kAttr.FLOATS, floats: value }),
+  tensor: (name, value, where) => ({ name, type: kAttr.TENSOR, t: tensorProto(value, `${where}: attribute "${name}"`) }),
 };
 
 /**
@@ -61,12 +71,13 @@ export const kAttributeInputTensors = {
 function attribute(op, name, value, where) {
   const write = kAttributeWriters[attributeKind(op, name)];
   if (!write) throw new ConvertError(`${where}: unknown attribute "${name}"`);
-  return write(name, value);
+  return write(name, value, where);
 }
 
 /**
- * Converts a Tessera model (JSON object + weights bytes) to an ONNX ModelProto (opset 20,
- * initializers as raw_data, float32 inputs and outputs with their static shapes).
+ * Converts a Tessera model (JSON object + weights bytes, format version 1 or 2) to an ONNX
+ * ModelProto (opset 20, initializers as raw_data, inputs and outputs with their dtypes and
+ * dims, symbolic dims as dim_param).
  *
  * @param {object} json the model JSON (docs/model-format.md)
  * @param {Uint8Array} [weightsBytes] the weights file's bytes (may be omitted without initializers)
@@ -74,8 +85,8 @@ function attribute(op, name, value, where) {
  * @throws {ConvertError} when the JSON is not a Tessera model or refers past the weights
  */
 export function exportOnnx(json, weightsBytes = new Uint8Array(0)) {
-  if (json?.format !== 'tessera' || json.version !== 1) {
-    throw new ConvertError('not a Tessera model: expected "format": "tessera" and "version": 1');
+  if (json?.format !== 'tessera' || (json.version !== 1 && json.version !== 2)) {
+    throw new ConvertError('not a Tessera model: expected "format": "tessera" and "version": 1 or 2');
   }
   for (const key of ['inputs', 'outputs', 'nodes']) {
     if (!Array.isArray(json[key])) throw new ConvertError(`model: "${key}" must be a list`);

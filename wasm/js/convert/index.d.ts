@@ -7,16 +7,22 @@ export class ConvertError extends Error {}
 export const supportedOps: readonly string[];
 
 export interface ConvertOptions {
-  /** Static shapes for graph inputs with dynamic dimensions, e.g. `{ x: [1, 3, 640, 640] }`. */
+  /**
+   * Pins every dimension of graph inputs, e.g. `{ x: [1, 3, 640, 640] }` (`[]` for a scalar);
+   * without it, dynamic dimensions stay symbols (format version 2).
+   */
   inputShapes?: Record<string, number[]>;
   /** The model's name, which also names the weights file `<name>.bin`. */
   name?: string;
 }
 
-/** Converts an ONNX model (the .onnx file's bytes) to Tessera's JSON and weights. */
+/**
+ * Converts an ONNX model (the .onnx file's bytes) to Tessera's JSON and weights; the JSON's
+ * `version` is 1 for static float32 models of version-1 ops, else 2.
+ */
 export function convertOnnx(onnxBytes: Uint8Array, options?: ConvertOptions): { json: object; weights: Uint8Array };
 
-/** Converts a Tessera model to an ONNX opset-20 model; returns the .onnx file's bytes. */
+/** Converts a Tessera model (format version 1 or 2) to an ONNX opset-20 model; returns the .onnx file's bytes. */
 export function exportOnnx(json: object, weightsBytes?: Uint8Array): Uint8Array;
 
 /** A file-system-safe stem for `name` (for <stem>.json and <stem>.bin). */

@@ -17,14 +17,16 @@ export const supportedOps = Object.freeze(Object.keys(kEngineOps));
  *
  * @param {Uint8Array} onnxBytes the .onnx file's bytes (self-contained: no external data)
  * @param {object} [options]
- * @param {Object<string, number[]>} [options.inputShapes] static shapes for graph inputs with
- *   dynamic dimensions, e.g. `{ x: [1, 3, 640, 640] }`
+ * @param {Object<string, number[]>} [options.inputShapes] pins every dimension of graph
+ *   inputs, e.g. `{ x: [1, 3, 640, 640] }`; dynamic dimensions not pinned stay symbols
+ *   (format version 2), and a dim_param pinned in one input is pinned in all
  * @param {string} [options.name] the model's name; also names the weights file `<name>.bin`
  *   (default: the ONNX graph's name, else "model")
- * @returns {{ json: object, weights: Uint8Array }} the model JSON object and its weights
- * @throws {ConvertError} for input that is not ONNX, truncated or malformed, dynamic input
- *   dimensions left unfixed, unsupported ops (one error listing each op type with its count)
- *   and attributes or shapes Tessera cannot run
+ * @returns {{ json: object, weights: Uint8Array }} the model JSON object (format version 1
+ *   when the model is static float32 with version-1 ops only, else 2) and its weights
+ * @throws {ConvertError} for input that is not ONNX, truncated or malformed, input types the
+ *   format lacks, unsupported ops (one error listing each op type with its count) and
+ *   attributes or shapes Tessera cannot run
  */
 export function convertOnnx(onnxBytes, options = {}) {
   const model = decodeModel(onnxBytes);

@@ -12,11 +12,12 @@ function dropTest(rule) {
 }
 
 /**
- * Per op: `attrs` (name -> 'int' | 'float' | 'string' | 'ints' | 'floats'), `values`
- * (supported values of an attribute), `drop` (ONNX attributes absent from the format, with
- * the test that dropping one keeps the op's inference result), `shapeInputs` (inputs that
- * must be constant int64), `attrInputs` (attributes the latest ONNX opset takes as input i)
- * and `outputs` (how many outputs Tessera computes; Infinity for Split's variadic outputs).
+ * Per op: `attrs` (name -> 'int' | 'float' | 'string' | 'ints' | 'floats' | 'tensor'),
+ * `values` (supported values of an attribute), `drop` (ONNX attributes absent from the
+ * format, with the test that dropping one keeps the op's inference result), `shapeInputs`
+ * (inputs that must be known when the model is specialised), `attrInputs` (attributes the
+ * latest ONNX opset takes as input i), `outputs` (how many outputs Tessera computes;
+ * Infinity for Split's variadic outputs) and `since` (the format version that added the op).
  */
 export const kEngineOps = Object.freeze(Object.fromEntries(Object.entries(schema.ops).map(([op, entry]) => [op, Object.freeze({
   doc: entry.doc,
@@ -26,6 +27,7 @@ export const kEngineOps = Object.freeze(Object.fromEntries(Object.entries(schema
   shapeInputs: entry.shape_inputs ?? [],
   attrInputs: entry.attr_inputs ?? {},
   outputs: entry.outputs === 'variadic' ? Infinity : entry.outputs ?? 1,
+  since: entry.since ?? 1,
 })])));
 
 /** True when Tessera runs `op` (default ONNX domain). */
@@ -33,7 +35,7 @@ export function isEngineOp(op, domain = '') {
   return domain === '' && Object.hasOwn(kEngineOps, op);
 }
 
-/** Inputs of `op` that must be constant integer tensors. */
+/** Inputs of `op` that must be known when the model is specialised (shape-like inputs). */
 export function shapeInputs(op) {
   return isEngineOp(op) ? kEngineOps[op].shapeInputs : [];
 }
@@ -54,6 +56,7 @@ function typeMatches(kind, value) {
     case 'string': return typeof value === 'string';
     case 'ints': return Array.isArray(value) && value.every(Number.isInteger);
     case 'floats': return Array.isArray(value) && value.every((v) => typeof v === 'number');
+    case 'tensor': return Boolean(value?.tensor);
     default: return false;
   }
 }
@@ -68,6 +71,15 @@ export function checkAttributeTypes(node) {
   }
 }
 
+// A tensor attribute (ConstantOfShape's value): one of the format's types, no more than a
+// few values (the JSON holds them inline).
+function checkTensorAttribute(name, tensor) {
+  if (!['float32', 'int64', 'int32', 'bool', 'uint8'].includes(tensor.dtype)) {
+    throw new ConvertError(`attribute "${name}" is a ${tensor.dtype} tensor; Tessera's tensor attributes are float32, int64, int32, bool or uint8`);
+  }
+  if (tensor.data.length > 1024) throw new ConvertError(`attribute "${name}" holds ${tensor.data.length} values; at most 1024 fit in an attribute`);
+}
+
 /**
  * The attributes of an engine node as the format lists them: checks supported values, drops
  * ONNX attributes that do not change inference, and rejects the rest.
@@ -79,6 +91,7 @@ export function engineAttributes(node) {
   for (const [name, value] of Object.entries(node.attrs)) {
     if (attributeKind(node.op, name)) {
       const allowed = own(spec.values, name);
+      if (kEngineOps[node.op].attrs[name] === 'tensor') checkTensorAttribute(name, value.tensor);
       if (allowed && !allowed.includes(value)) {
         throw new ConvertError(`attribute "${name}" = ${describe(value)} is not supported (Tessera supports ${allowed.map(describe).join(', ')})`);
       }

@@ -3,6 +3,7 @@
 import { ConvertError } from './errors.js';
 import { isEngineOp, kEngineOps } from './ops.js';
 import { normalizeAxis, splitSizes } from './shape_util.js';
+import { isStaticShape } from './symbolic.js';
 import { numel, tensorFrom } from './tensor.js';
 
 // Cast's "to" was a type name before opset 6.
@@ -14,7 +15,7 @@ const kLegacyCastTypes = {
 const kLegacyBroadcastOps = new Set(['Add', 'Sub', 'Mul', 'Div', 'Pow', 'And', 'Or', 'Xor', 'Equal', 'Greater', 'Less']);
 
 /** Ops that are not in the engine's table but that normalizeNode rewrites into engine ops. */
-export const kRewrittenOps = new Set(['Dropout', 'Upsample']);
+export const kRewrittenOps = new Set(['Dropout', 'Upsample', 'Scatter']);
 
 /** The tensor a Constant node holds (value, value_float(s), value_int(s)). */
 export function constantNodeValue(node) {
@@ -108,18 +109,29 @@ function reshapeAttributeToInput(node, ctx) {
 
 // Before opset 13, Softmax-like ops coerce the input to 2-D [prod(:axis), prod(axis:)] and
 // normalise each row; that equals the opset-13 op only when axis is the last dimension.
+// With symbolic dimensions, Flatten makes the 2-D form and Shape gives the shape back.
 function coercedSoftmax(node, ctx) {
   const x = ctx.value(node.inputs[0]);
   const rank = x.shape.length;
   const axis = normalizeAxis(node.attrs.axis ?? 1, rank);
   if (axis === rank - 1) return [{ ...node, attrs: { ...node.attrs, axis } }];
-  const rows = numel(x.shape.slice(0, axis));
   const flat = ctx.uniqueTensorName(`${node.outputs[0]}_2d_in`);
   const flatOut = ctx.uniqueTensorName(`${node.outputs[0]}_2d`);
+  const toNode = (op, inputs, outputs, attrs, hint) => ({ op, domain: '', name: ctx.uniqueNodeName(`${node.name}_${hint}`), inputs, outputs, attrs });
+  if (!isStaticShape(x.shape)) {
+    const shape = ctx.uniqueTensorName(`${node.outputs[0]}_shape`);
+    return [
+      toNode('Flatten', [node.inputs[0]], [flat], { axis }, 'to_2d'),
+      { ...node, inputs: [flat], outputs: [flatOut], attrs: { axis: -1 } },
+      toNode('Shape', [node.inputs[0]], [shape], {}, 'shape'),
+      toNode('Reshape', [flatOut, shape], [node.outputs[0]], {}, 'from_2d'),
+    ];
+  }
+  const rows = numel(x.shape.slice(0, axis));
   return [
-    { op: 'Reshape', domain: '', name: ctx.uniqueNodeName(`${node.name}_to_2d`), inputs: [node.inputs[0], addInts(ctx, node, 'shape_2d', [rows, -1])], outputs: [flat], attrs: {} },
+    toNode('Reshape', [node.inputs[0], addInts(ctx, node, 'shape_2d', [rows, -1])], [flat], {}, 'to_2d'),
     { ...node, inputs: [flat], outputs: [flatOut], attrs: { axis: -1 } },
-    { op: 'Reshape', domain: '', name: ctx.uniqueNodeName(`${node.name}_from_2d`), inputs: [flatOut, addInts(ctx, node, 'shape', x.shape)], outputs: [node.outputs[0]], attrs: {} },
+    toNode('Reshape', [flatOut, addInts(ctx, node, 'shape', x.shape)], [node.outputs[0]], {}, 'from_2d'),
   ];
 }
 
@@ -140,9 +152,12 @@ function legacyBroadcast(node, ctx) {
     return [{ ...plain, inputs: [node.inputs[0], name] }];
   }
   const shaped = ctx.uniqueTensorName(`${node.inputs[1]}_broadcast`);
-  const shapeName = addInts(ctx, node, 'broadcast_shape', shape);
+  // Trailing axes of size 1: a Reshape to a constant shape, or an Unsqueeze for symbolic dims.
+  const lift = isStaticShape(b.shape)
+    ? { op: 'Reshape', inputs: [node.inputs[1], addInts(ctx, node, 'broadcast_shape', shape)] }
+    : { op: 'Unsqueeze', inputs: [node.inputs[1], addInts(ctx, node, 'broadcast_axes', shape.map((_, i) => i).slice(b.shape.length))] };
   return [
-    { op: 'Reshape', domain: '', name: ctx.uniqueNodeName(`${node.name}_broadcast`), inputs: [node.inputs[1], shapeName], outputs: [shaped], attrs: {} },
+    { ...lift, domain: '', name: ctx.uniqueNodeName(`${node.name}_broadcast`), outputs: [shaped], attrs: {} },
     { ...plain, inputs: [node.inputs[0], shaped] },
   ];
 }
@@ -160,7 +175,9 @@ function windowTo2d(node, ctx) {
     return out;
   };
   const nodes = [];
-  inputs[0] = lift(`${node.outputs[0]}_2d_in`, node.inputs[0], [x.shape[0], x.shape[1], 1, x.shape[2]]);
+  // [N, C, L] -> [N, C, 1, L]; with symbolic dims, 0 copies N and C and -1 is L.
+  const to2d = isStaticShape(x.shape) ? [x.shape[0], x.shape[1], 1, x.shape[2]] : [0, 0, 1, -1];
+  inputs[0] = lift(`${node.outputs[0]}_2d_in`, node.inputs[0], to2d);
   if (node.op === 'Conv' || node.op === 'ConvTranspose') {
     const w = ctx.value(node.inputs[1]);
     if (!w.data) throw new ConvertError('1-D weights must be an initializer');
@@ -179,6 +196,43 @@ function windowTo2d(node, ctx) {
   nodes.push({ ...node, inputs, outputs: [out2d], attrs });
   nodes.push({ op: 'Squeeze', domain: '', name: ctx.uniqueNodeName(`${node.name}_from_2d`), inputs: [out2d, addInts(ctx, node, 'squeeze_axes', [2])], outputs: [node.outputs[0]], attrs: {} });
   return nodes;
+}
+
+// Before opset 7, a 1-D PRelu slope of C values is per channel (axis 1); numpy broadcasting
+// wants it shaped [C, 1, ...].
+function channelSlope(node, ctx) {
+  const x = ctx.value(node.inputs[0]);
+  const slope = ctx.value(node.inputs[1]);
+  const trailing = x.shape.length - 2;
+  if (slope.shape.length !== 1 || trailing <= 0 || slope.shape[0] === 1) return [node];
+  const shape = [slope.shape[0], ...new Array(trailing).fill(1)];
+  if (slope.data) return [{ ...node, inputs: [node.inputs[0], ctx.addConstant(`${node.inputs[1]}_per_channel`, { ...slope, shape })] }];
+  const shaped = ctx.uniqueTensorName(`${node.inputs[1]}_per_channel`);
+  const axes = addInts(ctx, node, 'slope_axes', shape.map((_, i) => i).slice(1));
+  return [
+    { op: 'Unsqueeze', domain: '', name: ctx.uniqueNodeName(`${node.name}_slope`), inputs: [node.inputs[1], axes], outputs: [shaped], attrs: {} },
+    { ...node, inputs: [node.inputs[0], shaped] },
+  ];
+}
+
+// Opset 18's GroupNormalization scales and shifts per group; opset 21 (the engine's form)
+// per channel: repeat each group's constant scale and bias over its channels.
+function perChannelGroupNorm(node, ctx) {
+  const x = ctx.value(node.inputs[0]);
+  const groups = node.attrs.num_groups;
+  const channels = x.shape[1];
+  if (typeof channels !== 'number' || !(groups > 0) || channels % groups) {
+    throw new ConvertError(`needs a channel count (${channels}) that divides into num_groups = ${groups}`);
+  }
+  const inputs = [...node.inputs];
+  for (const i of [1, 2]) {
+    const t = ctx.value(node.inputs[i]);
+    if (!t?.data) throw new ConvertError(`input ${i} must be a constant to expand it from groups to channels (opset < 21)`);
+    if (t.data.length !== groups) throw new ConvertError(`input ${i} has ${t.data.length} values for ${groups} groups`);
+    const perChannel = Array.from({ length: channels }, (_, c) => t.data[Math.floor(c / (channels / groups))]);
+    inputs[i] = ctx.addConstant(`${node.inputs[i]}_per_channel`, tensorFrom(t.dtype, [channels], perChannel));
+  }
+  return [{ ...node, inputs }];
 }
 
 /**
@@ -211,10 +265,19 @@ export function normalizeNode(node, ctx) {
   }
   if (op === 'Concat' && attrs.axis === undefined && ctx.opset < 4) return [{ ...node, attrs: { axis: 1 } }];
   if (op === 'Split' && !node.inputs[1] && !attrs.split && attrs.num_outputs === undefined) {
-    // Equal parts by output count (before opset 18): state the sizes, as every reader takes them.
+    // Equal parts by output count (before opset 18): state the sizes, as every reader takes
+    // them, or, on a symbolic dimension, the part count.
     const x = ctx.value(node.inputs[0]);
     const dim = x.shape[normalizeAxis(attrs.axis ?? 0, x.shape.length)];
+    if (typeof dim !== 'number') return [{ ...node, attrs: { ...attrs, num_outputs: node.outputs.length } }];
     return [{ ...node, attrs: { ...attrs, split: splitSizes(node, [x], dim, node.outputs.length) } }];
   }
+  if (op === 'TopK' && attrs.k !== undefined) {
+    // Opset 1-9: k is an attribute.
+    return [{ ...node, inputs: [node.inputs[0], addInts(ctx, node, 'k', [attrs.k])], attrs: without(attrs, 'k') }];
+  }
+  if (op === 'Scatter') return [{ ...node, op: 'ScatterElements' }];  // its opset 9-10 name
+  if (op === 'GroupNormalization' && ctx.opset < 21) return perChannelGroupNorm(node, ctx);
+  if (op === 'PRelu' && ctx.opset < 7) return channelSlope(node, ctx);
   return [node];
 }

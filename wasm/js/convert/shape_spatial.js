@@ -1,10 +1,15 @@
 // Output shapes of the compute ops: Conv, ConvTranspose, pooling, MatMul, Gemm and Resize
-// (2-D spatial forms, as the engine runs them).
+// (2-D spatial forms, as the engine runs them). A symbolic input size gives the same symbol
+// where the op keeps the size (stride 1 with "same" padding, scale 1), else null (unknown).
 import { ConvertError } from './errors.js';
-import { broadcastShapes, constantInts, normalizeAxis } from './shape_util.js';
+import { broadcastShapes, normalizeAxis, shapeValues } from './shape_util.js';
+import { formatShape, isSymbol } from './symbolic.js';
+
+// Two dimensions that must be equal: an error only when both are numbers and differ.
+const mismatch = (a, b) => typeof a === 'number' && typeof b === 'number' && a !== b;
 
 function expectRank(t, rank, what) {
-  if (t.shape.length !== rank) throw new ConvertError(`${what} must be ${rank}-D, got [${t.shape}]`);
+  if (t.shape.length !== rank) throw new ConvertError(`${what} must be ${rank}-D, got ${formatShape(t.shape)}`);
 }
 
 function listAttr(node, name, fallback, count) {
@@ -23,6 +28,11 @@ function windowOutput(node, spatial, kernel, ceilMode) {
   return spatial.map((size, i) => {
     const span = dilations[i] * (kernel[i] - 1) + 1;
     let out;
+    if (isSymbol(size)) {
+      const keeps = strides[i] === 1 && (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER' ||
+        (autoPad === 'NOTSET' && pads[i] + pads[i + 2] === span - 1) || (autoPad === 'VALID' && span === 1));
+      return keeps ? size : null;
+    }
     if (autoPad === 'NOTSET') {
       const padded = size + pads[i] + pads[i + 2] - span;
       if (padded < 0) throw new ConvertError(`kernel extent ${span} exceeds the padded input size`);
@@ -45,11 +55,14 @@ function conv(node, [x, w]) {
   expectRank(w, 4, 'weights');
   const group = node.attrs.group ?? 1;
   const kernel = listAttr(node, 'kernel_shape', w.shape.slice(2), 2);
-  if (kernel[0] !== w.shape[2] || kernel[1] !== w.shape[3]) {
-    throw new ConvertError(`kernel_shape [${kernel}] does not match weights [${w.shape}]`);
+  if (mismatch(kernel[0], w.shape[2]) || mismatch(kernel[1], w.shape[3])) {
+    throw new ConvertError(`kernel_shape [${kernel}] does not match weights ${formatShape(w.shape)}`);
   }
-  if (group <= 0 || x.shape[1] % group || w.shape[0] % group || w.shape[1] * group !== x.shape[1]) {
-    throw new ConvertError(`weights [${w.shape}] with group ${group} do not fit an input with ${x.shape[1]} channels`);
+  const [c, m, cPerGroup] = [x.shape[1], w.shape[0], w.shape[1]];
+  const misfit = group <= 0 || (typeof c === 'number' && c % group) || (typeof m === 'number' && m % group) ||
+    (typeof cPerGroup === 'number' && mismatch(cPerGroup * group, c));
+  if (misfit) {
+    throw new ConvertError(`weights ${formatShape(w.shape)} with group ${group} do not fit an input with ${c} channels`);
   }
   return [{ dtype: x.dtype, shape: [x.shape[0], w.shape[0], ...windowOutput(node, x.shape.slice(2), kernel, false)] }];
 }
@@ -58,8 +71,8 @@ function convTranspose(node, [x, w]) {
   expectRank(x, 4, 'input (only 2-D ConvTranspose is supported)');
   expectRank(w, 4, 'weights');
   const group = node.attrs.group ?? 1;
-  if (group <= 0 || w.shape[0] !== x.shape[1] || x.shape[1] % group) {
-    throw new ConvertError(`weights [${w.shape}] with group ${group} do not fit an input with ${x.shape[1]} channels`);
+  if (group <= 0 || mismatch(w.shape[0], x.shape[1]) || (typeof x.shape[1] === 'number' && x.shape[1] % group)) {
+    throw new ConvertError(`weights ${formatShape(w.shape)} with group ${group} do not fit an input with ${x.shape[1]} channels`);
   }
   const kernel = listAttr(node, 'kernel_shape', w.shape.slice(2), 2);
   const strides = listAttr(node, 'strides', [1, 1], 2);
@@ -71,14 +84,18 @@ function convTranspose(node, [x, w]) {
   if (node.attrs.output_shape) {
     spatial = node.attrs.output_shape.slice(-2);
   } else if (autoPad === 'SAME_UPPER' || autoPad === 'SAME_LOWER') {
-    spatial = x.shape.slice(2).map((d, i) => d * strides[i]);
+    spatial = x.shape.slice(2).map((d, i) => (isSymbol(d) ? (strides[i] === 1 ? d : null) : d * strides[i]));
   } else {
     const p = autoPad === 'VALID' ? [0, 0, 0, 0] : pads;
-    spatial = x.shape.slice(2).map((d, i) =>
-      strides[i] * (d - 1) + outputPadding[i] + dilations[i] * (kernel[i] - 1) + 1 - p[i] - p[i + 2]);
+    spatial = x.shape.slice(2).map((d, i) => {
+      const extra = outputPadding[i] + dilations[i] * (kernel[i] - 1) + 1 - p[i] - p[i + 2];
+      if (isSymbol(d)) return strides[i] === 1 && extra === 1 ? d : null;
+      return strides[i] * (d - 1) + extra;
+    });
   }
-  if (spatial.some((d) => d <= 0)) throw new ConvertError(`output size [${spatial}] is not positive`);
-  return [{ dtype: x.dtype, shape: [x.shape[0], w.shape[1] * group, ...spatial] }];
+  if (spatial.some((d) => d !== null && d <= 0)) throw new ConvertError(`output size [${spatial}] is not positive`);
+  const channels = typeof w.shape[1] === 'number' ? w.shape[1] * group : group === 1 ? w.shape[1] : null;
+  return [{ dtype: x.dtype, shape: [x.shape[0], channels, ...spatial] }];
 }
 
 function pool(node, [x]) {
@@ -90,7 +107,7 @@ function pool(node, [x]) {
 }
 
 function globalPool(node, [x]) {
-  if (x.shape.length < 3) throw new ConvertError(`input must have spatial dimensions, got [${x.shape}]`);
+  if (x.shape.length < 3) throw new ConvertError(`input must have spatial dimensions, got ${formatShape(x.shape)}`);
   return [{ dtype: x.dtype, shape: [x.shape[0], x.shape[1], ...x.shape.slice(2).map(() => 1)] }];
 }
 
@@ -98,7 +115,7 @@ function matmul(node, [a, b]) {
   if (a.shape.length === 0 || b.shape.length === 0) throw new ConvertError('MatMul inputs must have rank >= 1');
   const sa = a.shape.length === 1 ? [1, a.shape[0]] : a.shape;
   const sb = b.shape.length === 1 ? [b.shape[0], 1] : b.shape;
-  if (sa.at(-1) !== sb.at(-2)) throw new ConvertError(`inner dimensions differ: [${a.shape}] x [${b.shape}]`);
+  if (mismatch(sa.at(-1), sb.at(-2))) throw new ConvertError(`inner dimensions differ: ${formatShape(a.shape)} x ${formatShape(b.shape)}`);
   const batch = broadcastShapes(sa.slice(0, -2), sb.slice(0, -2));
   const shape = [...batch];
   if (a.shape.length > 1) shape.push(sa.at(-2));
@@ -111,9 +128,9 @@ function gemm(node, [a, b, c]) {
   expectRank(b, 2, 'B');
   const [m, k] = node.attrs.transA ? [a.shape[1], a.shape[0]] : a.shape;
   const [kb, n] = node.attrs.transB ? [b.shape[1], b.shape[0]] : b.shape;
-  if (k !== kb) throw new ConvertError(`inner dimensions differ: A' is [${m}, ${k}], B' is [${kb}, ${n}]`);
-  if (c && broadcastShapes(c.shape, [m, n]).join() !== [m, n].join()) {
-    throw new ConvertError(`C [${c.shape}] does not broadcast to [${m}, ${n}]`);
+  if (mismatch(k, kb)) throw new ConvertError(`inner dimensions differ: A' is [${m}, ${k}], B' is [${kb}, ${n}]`);
+  if (c && broadcastShapes(c.shape, [m, n]).some((d, i) => mismatch(d, [m, n][i]))) {
+    throw new ConvertError(`C ${formatShape(c.shape)} does not broadcast to [${m}, ${n}]`);
   }
   return [{ dtype: a.dtype, shape: [m, n] }];
 }
@@ -126,28 +143,37 @@ function resize(node, inputs) {
   const shape = [...x.shape];
   if (scales && inputs[3]) throw new ConvertError('scales and sizes exclude each other');
   if (scales) {
-    if (!scales.data) throw new ConvertError('scales (input 2) must be a constant, but they are computed at run time');
-    if (scales.data.length !== axes.length) throw new ConvertError(`scales has ${scales.data.length} values for ${axes.length} axes`);
+    if (scales.shape.length !== 1 || scales.shape[0] !== axes.length) {
+      throw new ConvertError(`scales has ${scales.shape.length === 1 ? scales.shape[0] : formatShape(scales.shape)} values for ${axes.length} axes`);
+    }
     axes.forEach((axis, i) => {
-      if (!(scales.data[i] > 0)) throw new ConvertError(`scale ${scales.data[i]} is not positive`);
+      const scale = scales.data?.[i];
+      if (scale === undefined) {
+        shape[axis] = null;  // computed when the model is specialised
+        return;
+      }
+      if (!(scale > 0)) throw new ConvertError(`scale ${scale} is not positive`);
       // float32 product, truncated, as onnxruntime computes it
-      shape[axis] = Math.floor(Math.fround(x.shape[axis] * scales.data[i]));
+      if (isSymbol(x.shape[axis])) shape[axis] = Math.fround(scale) === 1 ? x.shape[axis] : null;
+      else shape[axis] = Math.floor(Math.fround(x.shape[axis] * scale));
     });
   } else if (inputs[3]) {
-    const sizes = constantInts(inputs, 3, 'sizes');
+    const sizes = shapeValues(inputs, 3, 'sizes');
     if (sizes.length !== axes.length) throw new ConvertError(`sizes has ${sizes.length} values for ${axes.length} axes`);
     const policy = node.attrs.keep_aspect_ratio_policy ?? 'stretch';
     if (policy === 'stretch') {
       axes.forEach((axis, i) => { shape[axis] = sizes[i]; });
-    } else {
+    } else if (sizes.every((d) => typeof d === 'number') && axes.every((axis) => typeof x.shape[axis] === 'number')) {
       const ratios = axes.map((axis, i) => sizes[i] / x.shape[axis]);
       const scale = policy === 'not_larger' ? Math.min(...ratios) : Math.max(...ratios);
       axes.forEach((axis) => { shape[axis] = Math.floor(scale * x.shape[axis] + 0.5); });
+    } else {
+      axes.forEach((axis) => { shape[axis] = null; });
     }
   } else {
     throw new ConvertError('needs scales (input 2) or sizes (input 3)');
   }
-  if (shape.some((d) => d <= 0)) throw new ConvertError(`output shape [${shape}] is not positive`);
+  if (shape.some((d) => typeof d === 'number' && d <= 0)) throw new ConvertError(`output shape [${shape}] is not positive`);
   return [{ dtype: x.dtype, shape }];
 }
 

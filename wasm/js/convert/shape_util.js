@@ -1,6 +1,8 @@
 // Shape arithmetic shared by shape inference and constant folding: axes, broadcasting,
-// attribute-or-input parameters, and the clamped ranges of Slice.
+// attribute-or-input parameters, and the clamped ranges of Slice. Dimensions may be symbols
+// (symbolic.js); a result nobody can name is null.
 import { ConvertError } from './errors.js';
+import { broadcastDim, formatShape, isSymbol } from './symbolic.js';
 
 /** `axis` in [-rank, rank) as a non-negative axis, or an error naming `what`. */
 export function normalizeAxis(axis, rank, what = 'axis') {
@@ -17,15 +19,29 @@ export function broadcastShapes(...shapes) {
   for (const s of shapes) {
     for (let i = 0; i < s.length; ++i) {
       const o = rank - s.length + i;
-      const d = s[i];
-      if (d === out[o] || d === 1) continue;
-      if (out[o] !== 1) {
-        throw new ConvertError(`shapes ${shapes.map((x) => `[${x}]`).join(' and ')} do not broadcast`);
+      const d = broadcastDim(out[o], s[i]);
+      if (d === undefined) {
+        throw new ConvertError(`shapes ${shapes.map(formatShape).join(' and ')} do not broadcast`);
       }
       out[o] = d;
     }
   }
   return out;
+}
+
+/**
+ * The values of a shape-like input (a target shape, sizes, repeats): one entry per element,
+ * a number, a symbol or null where only the engine will know it. Needs the input's length.
+ */
+export function shapeValues(inputs, i, what) {
+  const t = inputs[i];
+  if (!t) throw new ConvertError(`${what} (input ${i}) is missing`);
+  if (t.data) return Array.from(t.data, (v) => Math.trunc(v));
+  if (t.elements) return [...t.elements];
+  if (t.shape.length > 1) throw new ConvertError(`${what} (input ${i}) must be 1-D, got ${formatShape(t.shape)}`);
+  const length = t.shape.length === 0 ? 1 : t.shape[0];
+  if (isSymbol(length)) throw new ConvertError(`${what} (input ${i}) has a symbolic length ${JSON.stringify(length)}, so the output rank is unknown`);
+  return new Array(length).fill(null);
 }
 
 /** Row-major strides of `shape`. */
@@ -43,7 +59,7 @@ export function stridesOf(shape) {
 export function constantInts(inputs, i, what) {
   const t = inputs[i];
   if (!t) throw new ConvertError(`${what} (input ${i}) is missing`);
-  if (!t.data) throw new ConvertError(`${what} (input ${i}) must be a constant, but it is computed at run time`);
+  if (!t.data) throw new ConvertError(`${what} (input ${i}) must be a constant (the converter needs its values), but it is computed in the graph`);
   return Array.from(t.data, (v) => Math.trunc(v));
 }
 
@@ -97,9 +113,29 @@ function clamp(v, lo, hi) {
   return Math.min(Math.max(v, lo), hi);
 }
 
+// The element count of a slice [start, end) by `step` of a symbolic dimension `d`: `d` for
+// the whole axis (forward from 0, or backward from the end), 1 for a single element that
+// exists whatever d is, else null. `start` and `end` may be the symbol d itself.
+function symbolicCount(d, start, end, step) {
+  const huge = (v) => typeof v === 'number' && v >= 2 ** 31;
+  const tiny = (v) => typeof v === 'number' && v <= -(2 ** 31);
+  if (start === null || end === null) return null;
+  if (step === 1 && start === 0 && (end === d || huge(end))) return d;
+  if (step === -1 && (start === -1 || huge(start)) && tiny(end)) return d;
+  if (step > 0 && typeof start === 'number' && typeof end === 'number' && start >= 0 && end >= 0) {
+    // Both from the front: the count only depends on d when the slice could reach past it.
+    if (end <= start) return 0;
+    if (end - start <= 1 && start === 0) return 1;
+  }
+  if (step > 0 && start === -1 && (end === d || huge(end))) return 1;
+  return null;
+}
+
 /**
  * Per-axis ranges of a Slice as ONNX clamps them: for each dimension of `shape`,
- * { start, step, count } (untouched axes are whole).
+ * { start, step, count } (untouched axes are whole). On a symbolic dimension, `start` and
+ * `count` may be null (unknown) or, for count, the symbol; `starts` and `ends` may hold
+ * symbols and nulls too.
  */
 export function sliceRanges(shape, starts, ends, axes, steps) {
   const rank = shape.length;
@@ -118,6 +154,11 @@ export function sliceRanges(shape, starts, ends, axes, steps) {
     const d = shape[axis];
     const step = stepList[i];
     if (step === 0) throw new ConvertError('Slice step 0 is invalid');
+    if (typeof step !== 'number') throw new ConvertError('Slice steps must be constants');
+    if (typeof d !== 'number' || typeof starts[i] !== 'number' || typeof ends[i] !== 'number') {
+      ranges[axis] = { start: null, step, count: symbolicCount(d, starts[i], ends[i], step) };
+      return;
+    }
     let start = starts[i] < 0 ? starts[i] + d : starts[i];
     let end = ends[i] < 0 ? ends[i] + d : ends[i];
     if (step > 0) {
@@ -135,14 +176,16 @@ export function sliceRanges(shape, starts, ends, axes, steps) {
 
 /** The output sizes of a Split: from input 1, the "split" attribute, or equal parts. */
 export function splitSizes(node, inputs, dim, outputCount) {
-  const sizes = optionalInts(inputs, 1, 'split') ?? node.attrs.split;
+  const sizes = inputs[1] ? shapeValues(inputs, 1, 'split') : node.attrs.split;
   if (sizes) {
     if (sizes.length !== outputCount) throw new ConvertError(`split has ${sizes.length} sizes for ${outputCount} outputs`);
-    if (sizes.reduce((a, b) => a + b, 0) !== dim) throw new ConvertError(`split sizes [${sizes}] do not add up to ${dim}`);
+    const numeric = sizes.every((v) => typeof v === 'number');
+    if (numeric && typeof dim === 'number' && sizes.reduce((a, b) => a + b, 0) !== dim) throw new ConvertError(`split sizes [${sizes}] do not add up to ${dim}`);
     return sizes;
   }
   const parts = node.attrs.num_outputs ?? outputCount;
   if (parts !== outputCount) throw new ConvertError(`num_outputs is ${parts} but the node has ${outputCount} outputs`);
+  if (typeof dim !== 'number') return new Array(parts).fill(parts === 1 ? dim : null);
   // Opset 18: every part but the last has ceil(dim / parts) elements.
   const size = Math.ceil(dim / parts);
   if (node.attrs.num_outputs === undefined && dim % parts !== 0) {

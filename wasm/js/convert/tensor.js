@@ -161,28 +161,39 @@ export function tensorFromProto(proto, what) {
 
 const kInt64Max = 2n ** 63n - 1n;
 const kInt64Min = -(2n ** 63n);
+/** Bytes per element of the types Tessera stores. */
+export const kStoredSizes = { float32: 4, int64: 8, int32: 4, bool: 1, uint8: 1 };
 
-/** The dtype Tessera stores `tensor` as: "float32" for float kinds, "int64" for integers. */
+/**
+ * The dtype Tessera stores `tensor` as: "float32" for float kinds, its own type for int64,
+ * int32, bool and uint8, "int64" for other integers.
+ */
 export function storedType(tensor) {
   if (isFloatType(tensor.dtype)) return 'float32';
+  if (Object.hasOwn(kStoredSizes, tensor.dtype)) return tensor.dtype;
   if (isIntegerType(tensor.dtype)) return 'int64';
   throw new ConvertError(`constant of type ${tensor.dtype} cannot be stored`);
 }
 
-/** Little-endian bytes of `tensor` as Tessera stores it (float32 or saturated int64). */
+/** Little-endian bytes of `tensor` as Tessera stores it (storedType; int64 saturated). */
 export function tensorBytes(tensor) {
   const type = storedType(tensor);
-  const size = type === 'float32' ? 4 : 8;
+  const size = kStoredSizes[type];
   const bytes = new Uint8Array(tensor.data.length * size);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < tensor.data.length; ++i) {
-    if (type === 'float32') {
-      view.setFloat32(i * size, tensor.data[i], true);
-    } else {
-      let v = BigInt(Math.trunc(tensor.data[i]));
-      if (v > kInt64Max) v = kInt64Max;
-      if (v < kInt64Min) v = kInt64Min;
-      view.setBigInt64(i * size, v, true);
+    const v = tensor.data[i];
+    switch (type) {
+      case 'float32': view.setFloat32(i * size, v, true); break;
+      case 'int32': view.setInt32(i * size, Math.trunc(v), true); break;
+      case 'bool': view.setUint8(i * size, v ? 1 : 0); break;
+      case 'uint8': view.setUint8(i * size, Math.trunc(v)); break;
+      default: {
+        let big = BigInt(Math.trunc(v));
+        if (big > kInt64Max) big = kInt64Max;
+        if (big < kInt64Min) big = kInt64Min;
+        view.setBigInt64(i * size, big, true);
+      }
     }
   }
   return bytes;

@@ -2,6 +2,7 @@
 // behind plain synchronous calls. Pointers are unsigned (memory may exceed 2 GiB); views of
 // memory are made fresh before each use, because growth replaces the buffer.
 import { elementCount } from '../dims.js';
+import { DTYPES } from '../dtypes.js';
 import { TesseraError } from '../errors.js';
 
 /** The schedulers, in the order of the C API's codes. */
@@ -14,7 +15,7 @@ export class CoreEngine {
   constructor(module, threads) {
     this.module = module;
     this.handle = module._tessera_engine_create(threads) >>> 0;
-    this.models = new Map();  // id -> { handle, outputs: [{ name, dims, count }] }
+    this.models = new Map();  // id -> { handle }
     this.nextModelId = 1;
   }
 
@@ -22,7 +23,10 @@ export class CoreEngine {
     return this.module._tessera_engine_threads(this.handle);
   }
 
-  /** Compiles a model; returns its id and its info (the core's model_info_json). */
+  /**
+   * Loads a model; returns its id, its signature (declared inputs and outputs, dims may be
+   * symbols) and, when its dims are all fixed, its info (the core's model_info_json).
+   */
   loadModel(jsonText, weights) {
     const m = this.module;
     const modelOut = this.#malloc(4, 'the model handle');
@@ -37,36 +41,37 @@ export class CoreEngine {
         m._free(jsonPtr);
       }
       const handle = new Uint32Array(this.#memory(), modelOut, 1)[0];
-      const info = JSON.parse(m.UTF8ToString(m._tessera_model_info_json(handle)));
-      const outputs = info.outputs.map(({ name, dims }) => ({ name, dims, count: elementCount(dims) }));
+      const signature = JSON.parse(m.UTF8ToString(m._tessera_model_signature_json(handle)));
       const id = this.nextModelId++;
-      this.models.set(id, { handle, outputs });
-      return { id, info };
+      this.models.set(id, { handle });
+      return { id, signature, info: this.#info(handle) };
     } finally {
       m._free(modelOut);
     }
   }
 
   /**
-   * Runs model `id` on inputs [{ name, dims, data: Float32Array }]; returns the outputs
-   * [{ name, dims, data }] (copies out of wasm memory) and, when traced, the trace JSON.
+   * Runs model `id` on inputs [{ name, dtype, dims, data: typed array }]; returns the outputs
+   * [{ name, dtype, dims, data }] (copies out of wasm memory), the info of the specialisation
+   * that ran and, when traced, the trace JSON.
    */
   run(id, inputs, { scheduler = 'dynamic', trace = false } = {}) {
     const m = this.module;
     const model = this.#model(id);
-    for (const { name, dims, data } of inputs) {
-      const dest = this.#stageInput(model.handle, name, dims);
-      new Float32Array(this.#memory(), dest, data.length).set(data);
+    for (const { name, dtype, dims, data } of inputs) {
+      const dest = this.#stageInput(model.handle, name, dtype, dims);
+      new DTYPES[dtype].array(this.#memory(), dest, data.length).set(data);
     }
     if (m._tessera_model_run(model.handle, SCHEDULERS.indexOf(scheduler), trace ? 1 : 0) !== 0) {
       throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(model.handle)));
     }
-    const outputs = model.outputs.map(({ name, dims, count }, index) => {
+    const info = this.#info(model.handle);
+    const outputs = info.outputs.map(({ name, dtype, dims }, index) => {
       const source = m._tessera_model_output(model.handle, index) >>> 0;
-      return { name, dims, data: new Float32Array(this.#memory(), source, count).slice() };
+      return { name, dtype, dims, data: new DTYPES[dtype].array(this.#memory(), source, elementCount(dims)).slice() };
     });
     const traceJson = trace ? m.UTF8ToString(m._tessera_model_trace_json(model.handle)) : null;
-    return { outputs, traceJson };
+    return { outputs, info, traceJson };
   }
 
   disposeModel(id) {
@@ -92,6 +97,12 @@ export class CoreEngine {
   // The threads build exports its (shared) memory; the single build's views are current.
   #memory() {
     return this.module.wasmMemory?.buffer ?? this.module.HEAPU8.buffer;
+  }
+
+  // The info JSON of the model's last specialisation, or null before a run of a symbolic model.
+  #info(handle) {
+    const json = this.module._tessera_model_info_json(handle) >>> 0;
+    return json ? JSON.parse(this.module.UTF8ToString(json)) : null;
   }
 
   #model(id) {
@@ -125,14 +136,14 @@ export class CoreEngine {
     return buffer;
   }
 
-  // Where input `name` of these dims goes for the next run.
-  #stageInput(modelHandle, name, dims) {
+  // Where input `name` of this dtype and these dims goes for the next run.
+  #stageInput(modelHandle, name, dtype, dims) {
     const m = this.module;
     const namePtr = this.#cString(name, 'an input name');
     const dimsPtr = this.#malloc(8 * Math.max(dims.length, 1), 'input dims');
     try {
       new BigInt64Array(this.#memory(), dimsPtr, dims.length).set(dims.map(BigInt));
-      const dest = m._tessera_model_input(modelHandle, namePtr, dimsPtr, dims.length) >>> 0;
+      const dest = m._tessera_model_input(modelHandle, namePtr, DTYPES[dtype].code, dimsPtr, dims.length) >>> 0;
       if (!dest) throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(modelHandle)));
       return dest;
     } finally {

@@ -24,8 +24,8 @@ export function serve(port, loadModule) {
     },
     loadModel: ({ json, weights }) => current().loadModel(json, weights),
     run({ model, inputs, options }) {
-      const { outputs, traceJson } = current().run(model, inputs, options);
-      return { result: { outputs, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
+      const { outputs, info, traceJson } = current().run(model, inputs, options);
+      return { result: { outputs, info, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
     },
     disposeModel: ({ model }) => current().disposeModel(model),
     memoryUsage: () => current().memoryUsage(),
