@@ -132,7 +132,7 @@ TEST_CASE("shape arithmetic keeps gather's rank-0 result and folds it at special
   // the shape known, every step is a constant: only the Reshape's input remains (a view).
   ModelBuilder b(1);
   const auto x = b.input({2, 3, 4});
-  const auto shape = b.ints({2, 3, 4});
+  const auto shape = b.node("Shape", {x});
   const auto dim = b.node("Gather", {shape, b.ints({}, {1})});
   CHECK(b.shape_of(dim) == Dims{});
   const auto unsqueezed = b.node("Unsqueeze", {dim, b.ints({0})});
