@@ -52,6 +52,7 @@ class LayoutAssigner {
     Tensor t;
     t.name = g_.tensors[tensor].name + "@" + layout.name();
     t.shape = g_.tensors[tensor].shape;
+    t.dtype = g_.tensors[tensor].dtype;
     t.layout = layout;
     const int id = g_.add_tensor(std::move(t));
     ops::TransposeAttrs attrs;

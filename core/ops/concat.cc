@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/ops/element_type.h"
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -21,7 +22,7 @@ Result<ParsedOp> parse_concat(NodeParser& p) {
   out[a.axis] = 0;
   for (size_t i = 0; i < p.num_inputs(); ++i) {
     if (!p.has_input(i)) return p.error("input " + std::to_string(i) + " is missing");
-    TESSERA_RETURN_IF_ERROR(p.expect_float(i));
+    TESSERA_RETURN_IF_ERROR(p.expect_dtype(i, {p.dtype(0)}));
     const Shape& s = p.shape(i);
     bool matches = s.size() == first.size();
     for (size_t d = 0; matches && d < s.size(); ++d) matches = static_cast<int>(d) == a.axis || s[d] == first[d];
@@ -31,7 +32,7 @@ Result<ParsedOp> parse_concat(NodeParser& p) {
     }
     out[a.axis] += s[a.axis];
   }
-  return ParsedOp{a, out};
+  return ParsedOp{a, out, {}, p.dtype(0)};
 }
 
 namespace {
@@ -79,8 +80,9 @@ LayoutChoice choose_layout(const ConcatAttrs&, const OpShapes& s, const LayoutQu
 namespace {
 
 // Copies the part of `region` that input i covers, from `x` (strides `from`) into `y`.
+template <class T>
 void copy_slice(const ConcatAttrs& a, const OpShapes& s, int i, const Region& region, const Layout& out_layout,
-                const Strides& from, const float* x, const Strides& to, float* y) {
+                const Strides& from, const T* x, const Strides& to, T* y) {
   const std::optional<Region> src = footprint(a, s, region, i);
   if (!src) return;
   // The output's part is the input's region moved along the axis by the input's offset.
@@ -89,31 +91,33 @@ void copy_slice(const ConcatAttrs& a, const OpShapes& s, int i, const Region& re
 
 }  // namespace
 
-void reference(const ConcatAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
-  const FloatInputs in(in_data);
-  float* out = static_cast<float*>(out_data);
-  const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
-  for (size_t i = 0; i < s.inputs.size(); ++i) {
-    copy_slice(a, s, static_cast<int>(i), Region::whole(s.output), identity, logical_strides(s.inputs[i], identity),
-               in[i], logical_strides(s.output, identity), out);
-  }
+void reference(const ConcatAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out) {
+  visit_dtype(s.output_dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
+    for (size_t i = 0; i < s.inputs.size(); ++i) {
+      copy_slice(a, s, static_cast<int>(i), Region::whole(s.output), identity, logical_strides(s.inputs[i], identity),
+                 static_cast<const T*>(in[i]), logical_strides(s.output, identity), static_cast<T*>(out));
+    }
+  });
 }
 
 namespace {
 
+template <class T>
 class ConcatKernel final : public TileKernel {
  public:
   ConcatKernel(const ConcatAttrs& a, const BindArgs& args)
       : attrs_(a), shapes_(args.shapes), in_(args.inputs), out_(args.output) {}
 
   void run(const Region& region, const ExecContext& ctx) const override {
-    float* y = tensor_data(out_, ctx);
+    T* y = tensor_data<T>(out_, ctx);
     for (size_t i = 0; i < in_.size(); ++i) {
-      copy_slice(attrs_, shapes_, static_cast<int>(i), region, out_.layout, in_[i].strides, input_data(in_[i], ctx),
+      copy_slice(attrs_, shapes_, static_cast<int>(i), region, out_.layout, in_[i].strides, input_data<T>(in_[i], ctx),
                  out_.strides, y);
     }
   }
-  std::string kernel_name() const override { return "f32_concat_copy"; }
+  std::string kernel_name() const override { return typed_kernel_name<T>("concat_copy"); }
 
  private:
   ConcatAttrs attrs_;
@@ -125,7 +129,9 @@ class ConcatKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const ConcatAttrs& a, const BindArgs& args) {
-  return std::unique_ptr<TileKernel>(new ConcatKernel(a, args));
+  return visit_dtype(args.output.dtype, [&](auto zero) -> std::unique_ptr<TileKernel> {
+    return std::make_unique<ConcatKernel<decltype(zero)>>(a, args);
+  });
 }
 
 }  // namespace tessera::ops

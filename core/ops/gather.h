@@ -1,5 +1,6 @@
-// Gather along one axis with constant indices (any shape): a copy whose footprint along the
-// axis is the hull of the indices the output region uses.
+// Gather along one axis, data of any dtype. Constant indices (any shape) give a precise
+// footprint: the hull of the indices an output region uses. Run-time indices (embedding
+// lookups: Gather(table, input_ids)) are read by the kernel, so a region may read any row.
 #pragma once
 
 #include <memory>
@@ -10,8 +11,10 @@ namespace tessera::ops {
 
 struct GatherAttrs {
   int axis = 0;
-  Shape indices_shape;  // [1] for a scalar index into a 1-D tensor (the scalar output is kept as [1])
-  std::shared_ptr<const std::vector<int64_t>> indices;  // row-major, normalised to [0, size)
+  Shape indices_shape;  // a scalar index drops the axis (rank 0 output from a 1-D tensor)
+  // Constant indices, row-major, normalised to [0, size); null when the indices are a
+  // run-time input (int64 or int32, read and brought into range by the kernel).
+  std::shared_ptr<const std::vector<int64_t>> indices;
 };
 
 OpCost cost(const GatherAttrs&, const OpShapes&, const Region& out);

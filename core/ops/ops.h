@@ -4,6 +4,7 @@
 #include <string>
 #include <variant>
 
+#include "core/ops/arg_reduce.h"
 #include "core/ops/batch_norm.h"
 #include "core/ops/binary.h"
 #include "core/ops/concat.h"
@@ -11,15 +12,22 @@
 #include "core/ops/conv_transpose.h"
 #include "core/ops/expand.h"
 #include "core/ops/gather.h"
+#include "core/ops/gather_elements.h"
+#include "core/ops/gather_nd.h"
 #include "core/ops/layer_norm.h"
 #include "core/ops/matmul.h"
 #include "core/ops/node_parser.h"
+#include "core/ops/non_zero.h"
+#include "core/ops/one_hot.h"
 #include "core/ops/pad.h"
 #include "core/ops/pool.h"
 #include "core/ops/reduce.h"
 #include "core/ops/resize.h"
+#include "core/ops/scatter.h"
 #include "core/ops/slice.h"
 #include "core/ops/softmax.h"
+#include "core/ops/tile.h"
+#include "core/ops/top_k.h"
 #include "core/ops/transpose.h"
 #include "core/ops/typed_elementwise.h"
 #include "core/ops/unary.h"
@@ -37,7 +45,8 @@ using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, So
                              ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs,
                              ResizeAttrs, SliceAttrs, GatherAttrs, PadAttrs, ExpandAttrs, ElementwiseAttrs,
                              RangeAttrs, ConstantOfShapeAttrs, TriluAttrs, CumSumAttrs, GroupNormAttrs, SpaceDepthAttrs,
-                             EinsumAttrs>;
+                             EinsumAttrs, GatherElementsAttrs, GatherNDAttrs, ScatterNDAttrs, ScatterElementsAttrs,
+                             TileAttrs, NonZeroAttrs, ArgReduceAttrs, TopKAttrs, OneHotAttrs>;
 
 // A parsed node: one single-output op per node output. The graph IR is single-output, so a
 // node with several outputs (Split) lowers to one op per output: output 0 here, outputs

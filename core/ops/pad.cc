@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/base/checked_math.h"
+#include "core/ops/element_type.h"
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -17,9 +18,9 @@ using Mode = PadAttrs::Mode;
 Result<ParsedOp> parse_pad(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(2, 4));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& in = p.shape(0);
   const int rank = static_cast<int>(in.size());
+  if (rank == 0) return p.error("cannot pad a scalar");
   PadAttrs a;
   TESSERA_ASSIGN_OR_RETURN(std::string mode, p.get_string("mode", "constant"));
   if (mode == "constant") {
@@ -32,6 +33,10 @@ Result<ParsedOp> parse_pad(NodeParser& p) {
     return p.error("mode \"wrap\" is not supported (constant, reflect and edge are)");
   } else {
     return p.error("attribute \"mode\" has unknown value \"" + mode + "\"");
+  }
+  if (a.mode == Mode::kConstant && p.dtype(0) != DType::kFloat32) {
+    return p.error(std::string("mode \"constant\" pads float32 data only, input 0 is ") + dtype_name(p.dtype(0)) +
+                   " (reflect and edge take any dtype)");
   }
   TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> pads, p.constant_ints(1, "pads"));
   if (p.has_input(2)) {
@@ -71,7 +76,7 @@ Result<ParsedOp> parse_pad(NodeParser& p) {
     }
     a.begin[d] = before;
   }
-  return ParsedOp{a, out};
+  return ParsedOp{a, out, {}, p.dtype(0)};
 }
 
 int64_t pad_source_index(Mode mode, int64_t o, int64_t begin, int64_t size) {
@@ -122,9 +127,10 @@ LayoutChoice choose_layout(const PadAttrs&, const OpShapes& s, const LayoutQuery
   return c;
 }
 
-void reference(const PadAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
-  const FloatInputs in(in_data);
-  float* out = static_cast<float*>(out_data);
+namespace {
+
+template <class T>
+void pad_reference(const PadAttrs& a, const OpShapes& s, const T* in, T* out) {
   // Element by element; reflect as numpy's periodic mirror (equal to one mirror for the
   // pads allowed), edge as a clamp.
   const Shape& xs = s.inputs[0];
@@ -147,20 +153,31 @@ void reference(const PadAttrs& a, const OpShapes& s, std::span<const void* const
       inside = inside && i >= 0 && i < n;
       offset = offset * n + std::clamp<int64_t>(i, 0, n - 1);
     }
-    out[e] = inside ? in[0][offset] : a.value;
+    out[e] = inside ? in[offset] : static_cast<T>(a.value);
     for (int d = rank - 1; d >= 0 && ++index[d] == ys[d]; --d) index[d] = 0;
   }
 }
 
+}  // namespace
+
+void reference(const PadAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out) {
+  visit_dtype(s.output_dtype, [&](auto zero) {
+    using T = decltype(zero);
+    pad_reference(a, s, static_cast<const T*>(in[0]), static_cast<T*>(out));
+  });
+}
+
 namespace {
 
+// Constant mode runs on float32 only (the parser says so), so the value converts exactly.
+template <class T>
 class PadKernel final : public TileKernel {
  public:
   PadKernel(const PadAttrs& a, const BindArgs& args) : attrs_(a), in_(args.inputs[0]), out_(args.output) {}
 
   void run(const Region& r, const ExecContext& ctx) const override {
-    const float* x = input_data(in_, ctx);
-    float* y = tensor_data(out_, ctx);
+    const T* x = input_data<T>(in_, ctx);
+    T* y = tensor_data<T>(out_, ctx);
     const int rank = r.rank;
     const int inner = out_.layout.perm[rank - 1];  // the line runs along the innermost memory dim
     const int64_t size = in_.shape[inner], begin = attrs_.begin[inner];
@@ -181,8 +198,8 @@ class PadKernel final : public TileKernel {
       }
       for (int64_t o = r.begin[inner]; o < r.end[inner]; ++o) {
         if (o == lo && lo < hi && !constant) {
-          const float* s = x + src + (lo - begin) * from;
-          float* t = y + dst + lo * to;
+          const T* s = x + src + (lo - begin) * from;
+          T* t = y + dst + lo * to;
           if (from == 1 && to == 1) {
             std::copy(s, s + (hi - lo), t);
           } else {
@@ -192,7 +209,7 @@ class PadKernel final : public TileKernel {
           continue;
         }
         const int64_t i = constant ? -1 : pad_source_index(attrs_.mode, o, begin, size);
-        y[dst + o * to] = i < 0 ? attrs_.value : x[src + i * from];
+        y[dst + o * to] = i < 0 ? static_cast<T>(attrs_.value) : x[src + i * from];
       }
       int p = rank - 1;
       for (; p >= 0; --p) {
@@ -204,7 +221,7 @@ class PadKernel final : public TileKernel {
       if (p < 0) return;
     }
   }
-  std::string kernel_name() const override { return "f32_pad_copy"; }
+  std::string kernel_name() const override { return typed_kernel_name<T>("pad_copy"); }
 
  private:
   PadAttrs attrs_;
@@ -214,7 +231,9 @@ class PadKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const PadAttrs& a, const BindArgs& args) {
-  return std::unique_ptr<TileKernel>(new PadKernel(a, args));
+  return visit_dtype(args.output.dtype, [&](auto zero) -> std::unique_ptr<TileKernel> {
+    return std::make_unique<PadKernel<decltype(zero)>>(a, args);
+  });
 }
 
 }  // namespace tessera::ops

@@ -63,9 +63,11 @@ void walk_region(const Region& region, const Layout& order, const std::array<Str
 }
 
 // Copies `region` from `src` (strides `from`, on the region's dimensions; 0 broadcasts) to
-// `dst` (strides `to`), run by run in `order`: the data-moving kernels' shared inner loop.
-inline void copy_region(const Region& region, const Layout& order, const Strides& from, const float* src,
-                        const Strides& to, float* dst) {
+// `dst` (strides `to`), run by run in `order`: the data-moving kernels' shared inner loop,
+// for elements of any type T.
+template <class T>
+void copy_region(const Region& region, const Layout& order, const Strides& from, const T* src, const Strides& to,
+                 T* dst) {
   walk_region(region, order, std::array<Strides, 2>{from, to},
               [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
                 if (step[0] == 0 && step[1] == 1) {

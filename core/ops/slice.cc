@@ -25,7 +25,6 @@ SliceAttrs whole(const Shape& in) {
 Result<ParsedOp> parse_slice(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(3, 5));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& in = p.shape(0);
   const int rank = static_cast<int>(in.size());
   TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> starts, p.constant_ints(1, "starts"));
@@ -71,12 +70,11 @@ Result<ParsedOp> parse_slice(NodeParser& p) {
     a.step[d] = count == 1 ? 1 : step;  // one element: any step reads the same index
     out[d] = count;
   }
-  return ParsedOp{a, out};
+  return ParsedOp{a, out, {}, p.dtype(0)};
 }
 
 Result<ParsedOp> parse_split(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, 2));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& in = p.shape(0);
   const int64_t outputs = static_cast<int64_t>(p.desc().outputs.size());
   TESSERA_ASSIGN_OR_RETURN(int64_t axis_attribute, p.get_int("axis", 0));
@@ -125,7 +123,7 @@ Result<ParsedOp> parse_split(NodeParser& p) {
     a.start[axis] = offset;
     Shape out = in;
     out[axis] = s;
-    parts.push_back({a, out});
+    parts.push_back({a, out, {}, p.dtype(0)});
     offset += s;
   }
   ParsedOp first = std::move(parts[0]);
@@ -165,29 +163,33 @@ LayoutChoice choose_layout(const SliceAttrs&, const OpShapes& s, const LayoutQue
 namespace {
 
 // Copies `region` of the output from x (strides `from`) into y (strides `to`).
-void strided_copy(const SliceAttrs& a, const Region& region, const Layout& order, const Strides& from, const float* x,
-                  const Strides& to, float* y) {
-  Strides stepped{};
-  int64_t origin = 0;
-  for (int d = 0; d < region.rank; ++d) {
-    stepped[d] = a.step[d] * from[d];
-    origin += a.start[d] * from[d];
+struct StridedCopy {
+  template <class T>
+  static void copy(const SliceAttrs& a, const Region& region, const Layout& order, const Strides& from, const T* x,
+                   const Strides& to, T* y) {
+    Strides stepped{};
+    int64_t origin = 0;
+    for (int d = 0; d < region.rank; ++d) {
+      stepped[d] = a.step[d] * from[d];
+      origin += a.start[d] * from[d];
+    }
+    copy_region(region, order, stepped, x + origin, to, y);
   }
-  copy_region(region, order, stepped, x + origin, to, y);
-}
+};
 
 }  // namespace
 
-void reference(const SliceAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
-  const FloatInputs in(in_data);
-  float* out = static_cast<float*>(out_data);
-  const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
-  strided_copy(a, Region::whole(s.output), identity, logical_strides(s.inputs[0], identity), in[0],
-               logical_strides(s.output, identity), out);
+void reference(const SliceAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out) {
+  visit_dtype(s.output_dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
+    StridedCopy::copy(a, Region::whole(s.output), identity, logical_strides(s.inputs[0], identity),
+                      static_cast<const T*>(in[0]), logical_strides(s.output, identity), static_cast<T*>(out));
+  });
 }
 
 Result<std::unique_ptr<TileKernel>> bind(const SliceAttrs& a, const BindArgs& args) {
-  return bind_move<SliceAttrs, strided_copy>(a, args, "f32_strided_copy");
+  return bind_move<SliceAttrs, StridedCopy>(a, args, "strided_copy");
 }
 
 }  // namespace tessera::ops

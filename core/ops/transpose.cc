@@ -1,6 +1,7 @@
 // Transpose and Relayout: a permuted copy between strided tensors.
 #include "core/ops/transpose.h"
 
+#include "core/ops/element_type.h"
 #include "core/ops/parsers.h"
 #include "core/ops/region_walk.h"
 #include "core/ops/tiling_util.h"
@@ -10,7 +11,6 @@ namespace tessera::ops {
 Result<ParsedOp> parse_transpose(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, 1));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   const Shape& in = p.shape(0);
   const int rank = static_cast<int>(in.size());
   std::vector<int64_t> reversed;
@@ -26,7 +26,7 @@ Result<ParsedOp> parse_transpose(NodeParser& p) {
     a.perm.push_back(static_cast<int>(d));
     out.push_back(in[d]);
   }
-  return ParsedOp{a, out};
+  return ParsedOp{a, out, {}, p.dtype(0)};
 }
 
 namespace {
@@ -62,29 +62,31 @@ LayoutChoice choose_layout(const TransposeAttrs& a, const OpShapes& s, const Lay
 }
 
 void reference(const TransposeAttrs& a, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
-  const FloatInputs in(in_data);
-  float* out = static_cast<float*>(out_data);
-  const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
-  const Strides from = input_strides_on_output(a, logical_strides(s.inputs[0], identity));
-  walk_region(Region::whole(s.output), identity, std::array<Strides, 2>{from, logical_strides(s.output, identity)},
-              [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                for (int64_t i = 0; i < count; ++i) out[off[1] + i * step[1]] = in[0][off[0] + i * step[0]];
-              });
+  visit_dtype(s.output_dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const T* in = static_cast<const T*>(in_data[0]);
+    T* out = static_cast<T*>(out_data);
+    const Layout identity = Layout::identity(static_cast<int>(s.output.size()));
+    const Strides from = input_strides_on_output(a, logical_strides(s.inputs[0], identity));
+    walk_region(Region::whole(s.output), identity, std::array<Strides, 2>{from, logical_strides(s.output, identity)},
+                [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+                  for (int64_t i = 0; i < count; ++i) out[off[1] + i * step[1]] = in[off[0] + i * step[0]];
+                });
+  });
 }
 
 namespace {
 
+template <class T>
 class TransposeKernel final : public TileKernel {
  public:
   TransposeKernel(const TransposeAttrs& a, const BindArgs& args)
       : in_(args.inputs[0]), out_(args.output), from_(input_strides_on_output(a, in_.strides)) {}
 
   void run(const Region& region, const ExecContext& ctx) const override {
-    const float* x = input_data(in_, ctx);
-    float* y = tensor_data(out_, ctx);
-    copy_region(region, out_.layout, from_, x, out_.strides, y);
+    copy_region(region, out_.layout, from_, input_data<T>(in_, ctx), out_.strides, tensor_data<T>(out_, ctx));
   }
-  std::string kernel_name() const override { return "f32_permute_copy"; }
+  std::string kernel_name() const override { return typed_kernel_name<T>("permute_copy"); }
 
  private:
   TensorBinding in_, out_;
@@ -94,7 +96,9 @@ class TransposeKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const TransposeAttrs& a, const BindArgs& args) {
-  return std::unique_ptr<TileKernel>(new TransposeKernel(a, args));
+  return visit_dtype(args.output.dtype, [&](auto zero) -> std::unique_ptr<TileKernel> {
+    return std::make_unique<TransposeKernel<decltype(zero)>>(a, args);
+  });
 }
 
 }  // namespace tessera::ops

@@ -1,5 +1,5 @@
-// Pure views: shape arithmetic of Reshape, Flatten, Squeeze, Unsqueeze and Identity (Cast to
-// the input's own dtype is a view too: cast.cc).
+// Pure views: shape arithmetic of Reshape, Flatten, Squeeze, Unsqueeze and Identity, on data
+// of any dtype (Cast to the input's own dtype is a view too: cast.cc).
 #include "core/ops/view.h"
 
 #include <algorithm>
@@ -16,9 +16,11 @@ namespace {
 Status expect_data_input(NodeParser& p, size_t max_inputs) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
   TESSERA_RETURN_IF_ERROR(p.expect_inputs(1, max_inputs));
-  TESSERA_RETURN_IF_ERROR(p.expect_float(0));
   return Status();
 }
+
+// The view of input 0 as `shape`: same bytes, same dtype.
+ParsedOp view_of(const NodeParser& p, Shape shape) { return ParsedOp{ViewAttrs{}, std::move(shape), {}, p.dtype(0)}; }
 
 // Axes from the opset-13 input when present, else from the older attribute.
 Result<std::vector<int64_t>> axes_input_or_attribute(NodeParser& p, bool* given) {
@@ -68,7 +70,7 @@ Result<ParsedOp> parse_reshape(NodeParser& p) {
     return p.error("cannot reshape " + shape_string(in) + " (" + std::to_string(total) + " elements) to " +
                    shape_string(out));
   }
-  return ParsedOp{ViewAttrs{}, out};
+  return view_of(p, out);
 }
 
 Result<ParsedOp> parse_flatten(NodeParser& p) {
@@ -81,7 +83,7 @@ Result<ParsedOp> parse_flatten(NodeParser& p) {
   if (axis < 0) axis += rank;
   int64_t outer = 1, inner = 1;
   for (int d = 0; d < rank; ++d) (d < axis ? outer : inner) *= in[d];
-  return ParsedOp{ViewAttrs{}, Shape{outer, inner}};
+  return view_of(p, Shape{outer, inner});
 }
 
 Result<ParsedOp> parse_squeeze(NodeParser& p) {
@@ -103,7 +105,7 @@ Result<ParsedOp> parse_squeeze(NodeParser& p) {
   for (int d = 0; d < rank; ++d) {
     if (!drop[d]) out.push_back(in[d]);
   }
-  return ParsedOp{ViewAttrs{}, out};
+  return view_of(p, out);
 }
 
 Result<ParsedOp> parse_unsqueeze(NodeParser& p) {
@@ -123,12 +125,12 @@ Result<ParsedOp> parse_unsqueeze(NodeParser& p) {
   Shape out;
   size_t next = 0;
   for (int d = 0; d < out_rank; ++d) out.push_back(inserted[d] ? 1 : in[next++]);
-  return ParsedOp{ViewAttrs{}, out};
+  return view_of(p, out);
 }
 
 Result<ParsedOp> parse_identity(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(expect_data_input(p, 1));
-  return ParsedOp{ViewAttrs{}, p.shape(0)};
+  return view_of(p, p.shape(0));
 }
 
 OpCost cost(const ViewAttrs&, const OpShapes&, const Region&) { return {}; }
@@ -146,8 +148,8 @@ LayoutChoice choose_layout(const ViewAttrs&, const OpShapes& s, const LayoutQuer
           Layout::identity(static_cast<int>(s.output.size()))};
 }
 
-void reference(const ViewAttrs&, const OpShapes& s, std::span<const void* const> in_data, void* out_data) {
-  std::memcpy(out_data, in_data[0], dtype_size(s.output_dtype) * element_count(s.output));
+void reference(const ViewAttrs&, const OpShapes& s, std::span<const void* const> in, void* out) {
+  std::memcpy(out, in[0], dtype_size(s.output_dtype) * static_cast<size_t>(element_count(s.output)));
 }
 
 Result<std::unique_ptr<TileKernel>> bind(const ViewAttrs&, const BindArgs& args) {

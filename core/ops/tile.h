@@ -1,0 +1,18 @@
+// Tile: the input repeated along each dimension (repeats known at specialisation), any dtype.
+// Output index o reads input index o mod size, so a region reads one period or less.
+#pragma once
+
+#include "core/ops/op_contract.h"
+
+namespace tessera::ops {
+
+struct TileAttrs {};  // the repeats are the ratio of the output shape to the input's
+
+OpCost cost(const TileAttrs&, const OpShapes&, const Region& out);
+std::optional<Region> footprint(const TileAttrs&, const OpShapes&, const Region& out, int input);
+TilingHints tiling_hints(const TileAttrs&, const OpShapes&, const Layout& output_layout);
+LayoutChoice choose_layout(const TileAttrs&, const OpShapes&, const LayoutQuery&);
+void reference(const TileAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
+Result<std::unique_ptr<TileKernel>> bind(const TileAttrs&, const BindArgs&);
+
+}  // namespace tessera::ops
