@@ -80,16 +80,9 @@ describe('the engine, converter, exporter and docs agree with the schema', () =>
     assert.deepEqual(missing, [], `ops in core/ops/op_list.inc missing from the schema: ${missing.join(', ')}`);
   });
 
-  it('core/ops/op_list.inc registers every format-1 op of the schema', () => {
-    assert.deepEqual(unregistered(1), [], `schema ops core/ops/op_list.inc does not register: ${unregistered(1).join(', ')}`);
-  });
-
-  // The engine's format-2 ops land separately: until op_list.inc registers them all, this
-  // check is reported as a todo naming the missing ones (and becomes strict by itself after).
-  const pending = unregistered(2);
-  const todo = pending.length ? `the engine does not register yet: ${pending.join(', ')}` : false;
-  it('core/ops/op_list.inc registers every format-2 op of the schema', { todo }, () => {
-    assert.deepEqual(pending, [], `schema ops core/ops/op_list.inc does not register: ${pending.join(', ')}`);
+  it('core/ops/op_list.inc registers every op of the schema', () => {
+    const missing = [...unregistered(1), ...unregistered(2)];
+    assert.deepEqual(missing, [], `schema ops core/ops/op_list.inc does not register: ${missing.join(', ')}`);
   });
 
   it('docs/model-format.md holds the operator table the schema generates', () => {
