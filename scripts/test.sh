@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds once (Release) and runs the C++ suite; builds
 # the WebAssembly package and installs its tarball into a scratch app for the package
-# tests; runs the JS converter tests, the cross-checks against onnxruntime-node, the
+# tests; runs the JS converter tests, the export-shaped test models on onnxruntime, the
+# cross-checks against onnxruntime-node (symbolic PP-OCR, BERT, YOLO and decoder exports), the
 # browser demo's tests in Chromium (screenshots in build/test-output/web-demo), the ONNX
 # backend conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of
 # the runtime tests.
@@ -22,10 +23,11 @@ scripts/build-wasm.sh
 app="$(mktemp -d)"
 trap 'rm -rf "$app"' EXIT
 node tests/wasm/package.mjs "$app" --no-build
-TESSERA_APP_DIR="$app" node --test tests/js/ tests/crosscheck/ tests/wasm/ tests/web-demo/
+TESSERA_APP_DIR="$app" node --test tests/js/ tests/exports/ tests/crosscheck/ tests/wasm/ tests/web-demo/
 node tests/conformance/run.mjs
 
-# ThreadSanitizer: the executor, sessions sharing a pool, and schedules over the tiny zoo.
+# ThreadSanitizer: the executor, sessions sharing a pool, schedules over the tiny zoo, and
+# specialisations compiled concurrently.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_TESTS=ON -DTESSERA_TSAN=ON >/dev/null
-cmake --build build-tsan -j"$jobs" --target engine_test schedule_test tessera-zoo
-ctest --test-dir build-tsan --output-on-failure --no-tests=error -R '^(generate_tiny_zoo|engine_test|schedule_test)$'
+cmake --build build-tsan -j"$jobs" --target engine_test schedule_test specialization_test tessera-zoo
+ctest --test-dir build-tsan --output-on-failure --no-tests=error -R '^(generate_tiny_zoo|engine_test|schedule_test|specialization_test)$'
