@@ -30,4 +30,4 @@ node tests/conformance/run.mjs
 # specialisations compiled concurrently.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_TESTS=ON -DTESSERA_TSAN=ON >/dev/null
 cmake --build build-tsan -j"$jobs" --target engine_test schedule_test specialization_test tessera-zoo
-ctest --test-dir build-tsan --output-on-failure --no-tests=error -R '^(generate_tiny_zoo|engine_test|schedule_test|specialization_test)$'
+ctest --test-dir build-tsan --output-on-failure --no-tests=error -R '^(generate_tiny_zoo|engine_test|schedule_test|specialization_concurrency)$'
