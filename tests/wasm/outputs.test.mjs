@@ -87,8 +87,8 @@ describe('inspect and trace', () => {
     const zoo = zooModel('mobilenetv2_b1');
     const model = await engines.two.loadModel(zoo.url);
     const info = model.inspect();
-    assert.deepEqual(info.inputs, [{ name: 'image', dims: [1, 3, 224, 224] }]);
-    assert.deepEqual(info.outputs, [{ name: 'logits', dims: [1, 1000] }]);
+    assert.deepEqual(info.inputs, [{ name: 'image', dtype: 'float32', dims: [1, 3, 224, 224] }]);
+    assert.deepEqual(info.outputs, [{ name: 'logits', dtype: 'float32', dims: [1, 1000] }]);
     assert.ok(info.nodes.some((node) => node.op === 'Conv'));
     assert.equal(info.tiles, info.nodes.reduce((sum, node) => sum + node.tiles, 0));
     assert.equal(info.flops, info.nodes.reduce((sum, node) => sum + node.flops, 0));
