@@ -19,6 +19,7 @@ namespace {
 constexpr const char* kHelp =
     "usage: tessera bench MODEL.json [--shape NAME=AxBxC ...] [--threads 1,2] [--scheduler dynamic,barrier] [--runs R]\n"
     "                     [--warmup SECONDS] [--json FILE] [--no-peak] [--engine tessera|xnnpack]\n"
+    "                     [--input NAME=FILE.bin ... | --random-input SEED]\n"
     "                     [model options]\n"
     "       tessera bench --peak [--threads N] [--seconds S] [--gemm 512]\n"
     "\n"
@@ -80,7 +81,7 @@ int peak_command(const Args& args) {
 
 int bench_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine"});
+  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine", "input", "random-input"});
   spec.flags.insert({"peak", "no-peak"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("bench", args.status().message());

@@ -4,7 +4,6 @@
 // Concat, exact Gelu spelled out with Erf, and the pooler (first token -> Gemm -> Tanh).
 import { FLOAT, INT64, OnnxGraph, mulberry32, uniform } from './onnx_builder.mjs';
 
-const kMaxPositions = 128;
 const kFloatMin = -3.4028234663852886e38;  // torch.finfo(torch.float32).min, what HF multiplies by
 const kEpsilon = 1e-12;  // BertConfig.layer_norm_eps
 
@@ -15,7 +14,7 @@ const dotted = (path) => path.slice(1).replaceAll('/', '.');
  * A small BERT encoder with seeded random weights.
  * @returns {{ bytes: Uint8Array, inputs: {name: string, type: string, dims: (number|string)[]}[] }}
  */
-export function bertLike({ layers = 2, hidden = 64, heads = 4, vocab = 1000, seed = 1 } = {}) {
+export function bertLike({ layers = 2, hidden = 64, heads = 4, vocab = 1000, maxPositions = 128, seed = 1 } = {}) {
   const g = new OnnxGraph('bert_like');
   const random = mulberry32(seed);
   const headDim = hidden / heads;
@@ -48,7 +47,7 @@ export function bertLike({ layers = 2, hidden = 64, heads = 4, vocab = 1000, see
   const positionIds = e.node('Unsqueeze', [e.node('Range', [e.int(0), sequence, e.int(1)]), e.ints([0])]);
   const words = g.scope('/embeddings/word_embeddings').node('Gather', [table('embeddings.word_embeddings.weight', vocab), inputIds]);
   const types = g.scope('/embeddings/token_type_embeddings').node('Gather', [table('embeddings.token_type_embeddings.weight', 2), tokenTypeIds]);
-  const positions = g.scope('/embeddings/position_embeddings').node('Gather', [table('embeddings.position_embeddings.weight', kMaxPositions), positionIds]);
+  const positions = g.scope('/embeddings/position_embeddings').node('Gather', [table('embeddings.position_embeddings.weight', maxPositions), positionIds]);
   let x = layerNorm('/embeddings/LayerNorm', e.node('Add', [e.node('Add', [words, types]), positions]));
 
   // get_extended_attention_mask: mask[:, None, None, :], (1.0 - mask) * finfo.min.
