@@ -153,9 +153,8 @@ TEST_CASE("conv transpose folds batchnorm and fuses bias, residual and activatio
     y = b.node("Sigmoid", {y});
     const TestModel model = b.build({y});
     check_against_reference(model);
-    auto compiled = Model::load(model.json, model.weights, {});
-    REQUIRE(compiled.ok());
-    for (const auto info = compiled.value()->info().value(); const NodeInfo& n : info.nodes) {
+    const ModelInfo info = compiled_info(model);
+    for (const NodeInfo& n : info.nodes) {
       if (n.op == "ConvTranspose") CHECK(n.fused_nodes.size() == 5);  // bn, both adds, relu, sigmoid
       CHECK(n.op != "BatchNormalization");
       CHECK(n.op != "Add");

@@ -71,9 +71,7 @@ TEST_CASE("group norm tiles split batch items and whole groups only") {
   options.threads = 4;
   options.tile_flops = 200;
   const TestModel model = b.build({y});
-  auto compiled = Model::load(model.json, model.weights, options);
-  REQUIRE(compiled.ok());
-  const ModelInfo info = compiled.value()->info().value();
+  const ModelInfo info = compiled_info(model, options);
   REQUIRE(info.nodes.size() == 1);
   CHECK(info.nodes[0].grid == Dims{2, 4, 1, 1});
   check_against_reference(model, {.tolerance = 2e-5, .threads = {4}, .tile_flops = 200});
@@ -87,9 +85,7 @@ TEST_CASE("instance and group norm of constants fold at specialisation") {
   const auto y = b.node("Add", {x, b.node("InstanceNormalization", {b.weight({2, 4}), b.weight({4}), b.weight({4})})});
   const TestModel model = b.build({y, folded});
   check_against_reference(model, {.tolerance = 2e-5});
-  auto compiled = Model::load(model.json, model.weights, {});
-  REQUIRE(compiled.ok());
-  const ModelInfo info = compiled.value()->info().value();
+  const ModelInfo info = compiled_info(model);
   REQUIRE(info.nodes.size() == 1);
   CHECK(info.nodes[0].op == "Add");
 }

@@ -81,9 +81,7 @@ TEST_CASE("space to depth undoes depth to space (DCR); NHWC producers are read t
   const auto out = check_against_reference(model, {.tolerance = 1e-6, .tile_flops = 30});
   CHECK(out[0].bytes == out[3].bytes);
   CHECK(out[2].bytes == model.inputs[0].bytes);
-  auto compiled = Model::load(model.json, model.weights, {});
-  REQUIRE(compiled.ok());
-  const ModelInfo info = compiled.value()->info().value();
+  const ModelInfo info = compiled_info(model);
   for (const NodeInfo& node : info.nodes) CHECK(node.shape != Dims{1, 8, 2, 2});  // the constant pair folded
 }
 

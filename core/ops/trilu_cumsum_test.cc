@@ -54,9 +54,7 @@ TEST_CASE("trilu and cumsum read NHWC producers through strides; constant instan
   const auto folded_sum = b.node("CumSum", {b.weight({3, 3}), b.ints(Dims{}, {0})});
   const TestModel model = b.build({masked, scanned, folded, folded_sum});
   check_against_reference(model, {.tolerance = 1e-5, .tile_flops = 40});
-  auto compiled = Model::load(model.json, model.weights, {});
-  REQUIRE(compiled.ok());
-  const ModelInfo info = compiled.value()->info().value();
+  const ModelInfo info = compiled_info(model);
   for (const NodeInfo& node : info.nodes) CHECK(node.shape != Dims{3, 3});
 }
 
@@ -141,9 +139,7 @@ TEST_CASE("trilu and cumsum tiles read only what their footprints name") {
   CompileOptions options;
   options.threads = 3;
   options.tile_flops = 40;
-  auto compiled = Model::load(model.json, model.weights, options);
-  REQUIRE(compiled.ok());
-  const ModelInfo info = compiled.value()->info().value();
+  const ModelInfo info = compiled_info(model, options);
   CHECK(info.nodes.back().grid == Dims{1, 3});  // a scan down columns splits them, in blocks of 16
 }
 

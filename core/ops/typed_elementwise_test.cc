@@ -216,9 +216,8 @@ TEST_CASE("int64 shape arithmetic on constants folds at specialisation") {
   const TestModel model = b.build({y, doubled});
   const std::vector<Tensor> out = check_against_reference(model, {.tolerance = 0});
   CHECK(values_of<int64_t>(out.at(1)) == std::vector<int64_t>{4, 6, 8});
-  auto compiled = Model::load(model.json, model.weights, {});
-  REQUIRE(compiled.ok());
-  const std::vector<NodeInfo> nodes = compiled.value()->info().value().nodes;
+  const ModelInfo info = compiled_info(model);
+  const std::vector<NodeInfo>& nodes = info.nodes;
   REQUIRE(nodes.size() == 1);  // only the Relu runs; the Reshape is a view
   CHECK(nodes[0].op == "Relu");
 }
@@ -242,9 +241,8 @@ TEST_CASE("integer binary ops never fuse into their producer or fold into a conv
   for (int64_t v : values) expected.push_back(v * (v + 3) / 6);
   CHECK(values_of<int64_t>(out.at(0)) == expected);
 
-  auto compiled = Model::load(model.json, model.weights, {});
-  REQUIRE(compiled.ok());
-  const std::vector<NodeInfo> nodes = compiled.value()->info().value().nodes;
+  const ModelInfo info = compiled_info(model);
+  const std::vector<NodeInfo>& nodes = info.nodes;
   std::vector<std::string> ops, kernels;
   for (const NodeInfo& n : nodes) {
     INFO(n.name << " " << n.kernel);

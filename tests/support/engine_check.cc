@@ -16,6 +16,16 @@ std::vector<std::string> supported_isas() {
   return isas;
 }
 
+ModelInfo compiled_info(const TestModel& model, const CompileOptions& options) {
+  auto compiled = Model::load(model.json, model.weights, options);
+  INFO(compiled.status().message());
+  REQUIRE(compiled.ok());
+  auto info = compiled.value()->info();
+  INFO(info.status().message());
+  REQUIRE(info.ok());
+  return info.value();
+}
+
 std::vector<Tensor> check_model(const std::string& json, const std::vector<uint8_t>& weights,
                                 const std::vector<Tensor>& inputs, const CheckOptions& options) {
   std::vector<std::string> isas = supported_isas();

@@ -24,6 +24,10 @@ inline std::vector<Tensor> check_against_reference(const TestModel& model, const
   return check_model(model.json, model.weights, model.inputs, options);
 }
 
+// The model compiled with `options` (its declared dims): what inspect shows of it. Fails the
+// test if it does not load.
+ModelInfo compiled_info(const TestModel& model, const CompileOptions& options = {});
+
 // The ISAs this CPU can run, best first, as CompileOptions::isa strings.
 std::vector<std::string> supported_isas();
 
