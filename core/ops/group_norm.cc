@@ -3,8 +3,6 @@
 // group_norm (the layer-norm statistics over channels x spatial, then per-channel affine).
 #include "core/ops/group_norm.h"
 
-#include <cmath>
-
 #include "core/kernels/rows/rows.h"
 #include "core/ops/parsers.h"
 
@@ -142,17 +140,9 @@ void reference(const GroupNormAttrs& a, const OpShapes& s, std::span<const void*
   const int64_t per_group = e.channels / a.groups;
   const int64_t n = per_group * e.spatial;  // elements per group, contiguous
   for (int64_t g = 0; g < e.batch * a.groups; ++g) {
-    const float* x = in[0] + g * n;
-    double mean = 0, var = 0;
-    for (int64_t i = 0; i < n; ++i) mean += x[i];
-    mean /= static_cast<double>(n);
-    for (int64_t i = 0; i < n; ++i) var += (x[i] - mean) * (x[i] - mean);
-    var /= static_cast<double>(n);
-    const double inv = 1.0 / std::sqrt(var + a.epsilon);
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t c = g % a.groups * per_group + i / e.spatial;
-      out[g * n + i] = static_cast<float>((x[i] - mean) * inv * scale[c] + bias[c]);
-    }
+    const int64_t first_channel = g % a.groups * per_group;
+    kernels::group_norm_reference(per_group, e.spatial, in[0] + g * n, &scale[first_channel], &bias[first_channel],
+                                  a.epsilon, out + g * n);
   }
 }
 
