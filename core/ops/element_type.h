@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 
 #include "core/ops/node_parser.h"
+#include "core/ops/op_contract.h"
 #include "tessera/tensor.h"
 
 namespace tessera::ops {
@@ -33,6 +35,17 @@ template <class Fn>
 decltype(auto) visit_index_dtype(DType dtype, Fn&& fn) {
   if (dtype == DType::kInt32) return fn(int32_t{});
   return fn(int64_t{});
+}
+
+// Kernel<T, I> for the output's element type T and the index type I of input `indices`: the
+// binding of a kernel that reads run-time indices (GatherElements, ScatterElements).
+template <template <class, class> class Kernel, class Attrs>
+std::unique_ptr<TileKernel> make_indexed_kernel(const Attrs& a, const BindArgs& args, size_t indices) {
+  return visit_dtype(args.output.dtype, [&](auto zero) {
+    return visit_index_dtype(args.inputs[indices].dtype, [&](auto index) -> std::unique_ptr<TileKernel> {
+      return std::make_unique<Kernel<decltype(zero), decltype(index)>>(a, args);
+    });
+  });
 }
 
 // "f32_gather_copy": a kernel's name with the prefix of its element type.

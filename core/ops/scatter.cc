@@ -335,11 +335,7 @@ class ScatterElementsKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const ScatterElementsAttrs& a, const BindArgs& args) {
-  return visit_dtype(args.output.dtype, [&](auto zero) {
-    return visit_index_dtype(args.inputs[1].dtype, [&](auto index) -> std::unique_ptr<TileKernel> {
-      return std::make_unique<ScatterElementsKernel<decltype(zero), decltype(index)>>(a, args);
-    });
-  });
+  return make_indexed_kernel<ScatterElementsKernel>(a, args, 1);
 }
 
 }  // namespace tessera::ops
