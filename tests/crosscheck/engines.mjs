@@ -15,8 +15,9 @@ export const ZOO = process.env.TESSERA_ZOO ?? path.join(REPO, 'build/models/tess
 const kArrays = { float32: Float32Array, int64: BigInt64Array, int32: Int32Array, bool: Uint8Array, uint8: Uint8Array };
 
 /**
- * Runs a Tessera model file on typed inputs { name: { type, dims, data } } (symbolic dims are
- * bound with --shape); returns { name: { dims, dtype, data } } with data in its dtype's array.
+ * Runs a Tessera model file on typed inputs { name: { type, dims, data } } (dims, when given,
+ * are bound with --shape; without them the declared ones apply); returns { name: { dims,
+ * dtype, data } } with data in its dtype's array.
  */
 export function runTesseraFeeds(jsonPath, feeds, threads = 2) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-crosscheck-'));
@@ -25,7 +26,8 @@ export function runTesseraFeeds(jsonPath, feeds, threads = 2) {
     for (const [name, { dims, data }] of Object.entries(feeds)) {
       const file = path.join(work, `input-${Object.keys(feeds).indexOf(name)}.bin`);
       fs.writeFileSync(file, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-      args.push('--input', `${name}=${file}`, '--shape', `${name}=${dims.join('x')}`);
+      args.push('--input', `${name}=${file}`);
+      if (dims) args.push('--shape', `${name}=${dims.join('x')}`);
     }
     execFileSync(CLI, args);
     const outputs = {};
@@ -52,31 +54,12 @@ export async function runOnnxruntimeFeeds(onnxBytes, feeds) {
   return outputs;
 }
 
-/** Runs a Tessera model file with one input; returns { name: { dims, data } }. */
+/** Runs a Tessera model file with one float32 input at its declared dims; returns { name: { dims, dtype, data } }. */
 export function runTessera(jsonPath, inputName, input, threads = 2) {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-crosscheck-'));
-  try {
-    const inputFile = path.join(work, 'input.bin');
-    fs.writeFileSync(inputFile, Buffer.from(input.buffer, input.byteOffset, input.byteLength));
-    execFileSync(CLI, ['run', jsonPath, '--input', `${inputName}=${inputFile}`, '--output-dir', work,
-      '--threads', String(threads)]);
-    const outputs = {};
-    for (const o of JSON.parse(fs.readFileSync(path.join(work, 'outputs.json'), 'utf8')).outputs) {
-      const bytes = fs.readFileSync(path.join(work, o.file));
-      outputs[o.name] = { dims: o.dims, data: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4) };
-    }
-    return outputs;
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  return runTesseraFeeds(jsonPath, { [inputName]: { type: 'float32', data: input } }, threads);
 }
 
-/** Runs ONNX bytes in onnxruntime-node (2 intra-op threads) with one input. */
-export async function runOnnxruntime(onnxBytes, inputName, dims, input) {
-  const session = await ort.InferenceSession.create(onnxBytes, { intraOpNumThreads: 2, interOpNumThreads: 1 });
-  const results = await session.run({ [inputName]: new ort.Tensor('float32', input, dims) });
-  const outputs = {};
-  for (const [name, tensor] of Object.entries(results)) outputs[name] = { dims: tensor.dims, data: tensor.data };
-  await session.release();
-  return outputs;
+/** Runs ONNX bytes in onnxruntime-node (2 intra-op threads) with one float32 input. */
+export function runOnnxruntime(onnxBytes, inputName, dims, input) {
+  return runOnnxruntimeFeeds(onnxBytes, { [inputName]: { type: 'float32', dims, data: input } });
 }
