@@ -40,6 +40,8 @@ struct TesseraModel {
   std::vector<tessera::Tensor> outputs;  // of the last successful run
   std::string signature_json;
   std::string info_json;
+  int info_version = 0;            // counts changes of info_json
+  tessera::InputDims described;    // the input dims info_json describes (none: load-time or none)
   std::string trace_json;
   std::string error;
 };
@@ -155,6 +157,8 @@ TESSERA_EXPORT const char* tessera_model_info_json(TesseraModel* model) {
   return model->info_json.empty() ? nullptr : model->info_json.c_str();
 }
 
+TESSERA_EXPORT int tessera_model_info_version(TesseraModel* model) { return model->info_version; }
+
 TESSERA_EXPORT void* tessera_model_input(TesseraModel* model, const char* name, int dtype, const int64_t* dims,
                                          int rank) {
   std::vector<int64_t> shape(dims, dims + std::max(rank, 0));
@@ -196,17 +200,25 @@ TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int tra
   tessera::RunOptions options;
   options.scheduler = static_cast<tessera::Scheduler>(scheduler);
   options.trace = trace != 0;
-  // A new specialisation must leave room for its run: check before the session allocates.
+  // Dims other than the last run's may need a new specialisation, which must leave room for
+  // its run: check before the session allocates. The same dims reuse what was checked.
   const auto dims = tessera::dims_of(inputs);
-  auto info = model->model->info(dims);
-  if (info.ok() && !can_allocate(run_bytes(*info))) {
-    return fail(&model->error, "out of memory: running this model at these dims needs " + mib(run_bytes(*info)) +
-                                   " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
+  const bool new_dims = dims != model->described;
+  if (new_dims) {
+    auto info = model->model->info(dims);
+    if (info.ok() && !can_allocate(run_bytes(*info))) {
+      return fail(&model->error, "out of memory: running this model at these dims needs " + mib(run_bytes(*info)) +
+                                     " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
+    }
   }
   auto outputs = model->session->run(inputs, options);
   if (!outputs.ok()) return fail(&model->error, outputs.status().message());
   model->outputs = std::move(outputs.value());
-  model->info_json = tessera::model_info_json(model->session->last_info());
+  if (new_dims) {
+    model->info_json = tessera::model_info_json(model->session->last_info());
+    model->described = dims;
+    ++model->info_version;
+  }
   if (options.trace) {
     model->trace_json = tessera::chrome_trace_json(model->session->last_info(), model->session->last_trace());
   }

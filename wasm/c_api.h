@@ -54,6 +54,8 @@ const char* tessera_model_signature_json(TesseraModel* model);
 // or null when they are symbolic): inputs and outputs (names, dtypes, dims), ops, kernels,
 // shapes, FLOPs, tiles, edges, arena and weight bytes, compile time.
 const char* tessera_model_info_json(TesseraModel* model);
+// Changes whenever the info JSON does (a run at new input dims): callers re-read it then only.
+int tessera_model_info_version(TesseraModel* model);
 
 // Where the caller writes input `name` (of `dtype`, row-major) for the next run: room for
 // the product of `dims` elements. Owned by the model. NULL on error (an unknown dtype, a zero

@@ -163,7 +163,7 @@ export class Model {
     });
     const { outputs, info, traceJson } = await this.#channel.call(
       'run', { model: this.#id, inputs: given, options: { trace: Boolean(trace), scheduler } }, transfer);
-    this.#info = info;
+    if (info) this.#info = info;  // null: the same specialisation as the last run
     if (traceJson) this.#trace = traceJson;
     return Object.fromEntries(outputs.map(({ name, dtype, dims, data }) => [name, { data, dims, dtype }]));
   }

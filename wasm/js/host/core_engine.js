@@ -15,7 +15,7 @@ export class CoreEngine {
   constructor(module, threads) {
     this.module = module;
     this.handle = module._tessera_engine_create(threads) >>> 0;
-    this.models = new Map();  // id -> { handle }
+    this.models = new Map();  // id -> { handle, info, infoVersion }
     this.nextModelId = 1;
   }
 
@@ -43,8 +43,9 @@ export class CoreEngine {
       const handle = new Uint32Array(this.#memory(), modelOut, 1)[0];
       const signature = JSON.parse(m.UTF8ToString(m._tessera_model_signature_json(handle)));
       const id = this.nextModelId++;
-      this.models.set(id, { handle });
-      return { id, signature, info: this.#info(handle) };
+      const info = this.#info(handle);
+      this.models.set(id, { handle, info, infoVersion: m._tessera_model_info_version(handle) });
+      return { id, signature, info };
     } finally {
       m._free(modelOut);
     }
@@ -53,7 +54,7 @@ export class CoreEngine {
   /**
    * Runs model `id` on inputs [{ name, dtype, dims, data: typed array }]; returns the outputs
    * [{ name, dtype, dims, data }] (copies out of wasm memory), the info of the specialisation
-   * that ran and, when traced, the trace JSON.
+   * that ran when it differs from the previous run's (else null) and, when traced, the trace JSON.
    */
   run(id, inputs, { scheduler = 'dynamic', trace = false } = {}) {
     const m = this.module;
@@ -65,13 +66,16 @@ export class CoreEngine {
     if (m._tessera_model_run(model.handle, SCHEDULERS.indexOf(scheduler), trace ? 1 : 0) !== 0) {
       throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(model.handle)));
     }
-    const info = this.#info(model.handle);
-    const outputs = info.outputs.map(({ name, dtype, dims }, index) => {
+    // The info is parsed again only when a run at new dims changed it.
+    const version = m._tessera_model_info_version(model.handle);
+    const changed = version !== model.infoVersion;
+    if (changed) Object.assign(model, { info: this.#info(model.handle), infoVersion: version });
+    const outputs = model.info.outputs.map(({ name, dtype, dims }, index) => {
       const source = m._tessera_model_output(model.handle, index) >>> 0;
       return { name, dtype, dims, data: new DTYPES[dtype].array(this.#memory(), source, elementCount(dims)).slice() };
     });
     const traceJson = trace ? m.UTF8ToString(m._tessera_model_trace_json(model.handle)) : null;
-    return { outputs, info, traceJson };
+    return { outputs, info: changed ? model.info : null, traceJson };
   }
 
   disposeModel(id) {
