@@ -13,7 +13,7 @@ import path from 'node:path';
 import ort from 'onnxruntime-node';
 
 import { convertOnnx } from '../wasm/js/convert/index.js';
-import { createEngine } from '../wasm/js/index.js';
+import { createEngine } from 'tessera';
 import { bertLike, randomInputs } from '../tests/exports/index.mjs';
 import { CLI, OCR_ASSETS, REPO, median, parseBenchArgs } from './bench-models.mjs';
 

@@ -22,7 +22,7 @@ const CHILDREN = [['tessera', 1], ['tessera', 2], ['ort-web', 1], ['ort-web', 2]
 // ---- child: one engine at one thread count, benchmarking models on request ----
 
 async function tesseraRunner(threads) {
-  const { createEngine } = await import('../wasm/js/index.js');
+  const { createEngine } = await import('tessera');
   const engine = await createEngine({ threads, wasm: 'threads' });
   return {
     async load(model) {

@@ -45,6 +45,6 @@ it('a module that aborts fails that call and every later one, and still disposes
   await call('init', { flavour: 'single', threads: 1 });
   const aborted = /^the engine aborted \(unreachable\) and cannot be used further: create a new engine$/;
   assert.match((await call('memoryUsage')).error.message, aborted);
-  assert.match((await call('loadModel', { json: '{}', weights: null })).error.message, aborted);
+  assert.match((await call('loadModel', { json: { text: '{}' }, weights: null })).error.message, aborted);
   assert.deepEqual(await call('dispose'), { id: 4, result: undefined });
 });

@@ -6,47 +6,42 @@ import { simd, threads as wasmThreads } from 'wasm-feature-detect';
 import { elementCount } from './dims.js';
 import { dtypeOfArray } from './dtypes.js';
 import { TesseraError } from './errors.js';
+import { HostChannel } from './host/channel.js';
 import { SCHEDULERS } from './host/core_engine.js';
-import { HostChannel, isNode } from './host/spawn.js';
-import { readModelJson, readWeights } from './sources.js';
+import { kCacheName } from './host/model_files.js';
+import { ownBuffer } from './own_buffer.js';
+import { loadRequest } from './sources.js';
 
 const kMaxThreads = 64;
 
-async function defaultThreads() {
-  const cores = isNode ? (await import('node:os')).availableParallelism() : globalThis.navigator?.hardwareConcurrency;
-  return Math.min(cores || 4, 16);
-}
+/** createEngine(options) on a platform (platform/browser.js, platform/node.js): an entry's export. */
+export const engineFactory = (platform) => (options) => createEngine(platform, options);
 
-// The caller's bytes as the worker will read them, taken now: a view of a whole buffer is
-// posted as is (the clone copies exactly it); part of a buffer (a clone would copy all of
-// it) and shared memory (a clone shares it, and the caller may change it before the worker
-// reads) are copied into a buffer of their own, to transfer. The copy goes through a plain
-// Uint8Array, since a Node Buffer's slice() shares memory.
-function ownBuffer(view) {
-  const shared = typeof SharedArrayBuffer !== 'undefined' && view.buffer instanceof SharedArrayBuffer;
-  const whole = view.byteOffset === 0 && view.byteLength === view.buffer.byteLength;
-  if (whole && !shared) return { view, owned: false };
-  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
-  return { view: new view.constructor(bytes.buffer), owned: true };
+/** Deletes the model files `{ cache: true }` kept; true when there were any. */
+export async function clearModelCache() {
+  return (await globalThis.caches?.delete(kCacheName)) ?? false;
 }
 
 /**
  * Creates an engine: a host worker with the WebAssembly module and `threads` executor threads.
- * @param {{ threads?: number, wasm?: 'auto' | 'threads' | 'single' }} [options]
+ * @param {{ threads?: number, wasm?: 'auto' | 'threads' | 'single', assetsUrl?: string | URL }} [options]
+ *   assetsUrl: in browsers, the directory holding a copy of the package's wasm/dist/ files,
+ *   for bundlers that do not copy them (esbuild) or a CDN
  */
-export async function createEngine(options = {}) {
+async function createEngine({ crossOriginIsolated, defaultThreads, startHost }, options = {}) {
   const { wasm = 'auto' } = options;
   if (!['auto', 'threads', 'single'].includes(wasm)) {
     throw new TypeError(`createEngine: wasm must be "auto", "threads" or "single", got ${JSON.stringify(wasm)}`);
   }
-  const requested = options.threads ?? (await defaultThreads());
+  const assetsUrl = directoryUrl(options.assetsUrl);
+  const requested = options.threads ?? Math.min(defaultThreads() || 4, 16);
   if (!Number.isInteger(requested) || requested < 1 || requested > kMaxThreads) {
     throw new TypeError(`createEngine: threads must be an integer from 1 to ${kMaxThreads}, got ${requested}`);
   }
   const features = {
     simd: await simd(),
     threads: await wasmThreads(),  // shared memory usable: cross-origin isolated in browsers
-    crossOriginIsolated: isNode || globalThis.crossOriginIsolated === true,
+    crossOriginIsolated: crossOriginIsolated(),
   };
   if (!features.simd) {
     throw new TesseraError('this JavaScript engine has no WebAssembly SIMD, which Tessera needs ' +
@@ -61,14 +56,29 @@ export async function createEngine(options = {}) {
     console.warn('tessera: SharedArrayBuffer is unavailable (the page is not cross-origin isolated): ' +
                  'running the single-threaded build');
   }
-  const channel = await HostChannel.start();
+  const channel = new HostChannel((listeners) => startHost({ assetsUrl }, listeners));
   try {
-    const { threads } = await channel.call('init', { flavour, threads: flavour === 'single' ? 1 : requested });
+    const { threads } = await channel.call('init', { flavour, threads: flavour === 'single' ? 1 : requested,
+                                                     assetsUrl: assetsUrl?.href });
     return new Engine(channel, threads, { ...features, build: flavour });
   } catch (error) {
     channel.terminate();
     throw error;
   }
+}
+
+// A directory's URL, with the trailing slash that makes files resolve inside it; relative to
+// the page in browsers.
+function directoryUrl(value) {
+  if (value === undefined || value === null) return null;
+  let url;
+  try {
+    url = new URL(value, globalThis.location?.href);
+  } catch {
+    throw new TypeError(`createEngine: assetsUrl must be a URL, got ${JSON.stringify(String(value))}`);
+  }
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
 }
 
 export class Engine {
@@ -87,15 +97,15 @@ export class Engine {
   /**
    * Compiles a model for this engine's threads.
    * @param json the model JSON: an object, its text, or a URL
-   * @param weights ArrayBuffer, Uint8Array or URL; for JSON from a URL, by default the file
-   *   its "weights" field names (else the .bin beside it)
+   * @param [weights] ArrayBuffer, Uint8Array or URL; for JSON from a URL, by default the file
+   *   its "weights" field names (else the .bin beside it). May be left out for the options.
+   * @param [options] { weights?, onProgress?, cache? }: onProgress({ file: 'model' |
+   *   'weights', url, loaded, total, cached }) after each chunk of a file fetched from a URL;
+   *   cache keeps fetched files in the browser's Cache API ('tessera-models'), by URL
    */
-  async loadModel(json, weights) {
-    const modelJson = await readModelJson(json);
-    const source = await readWeights(weights, modelJson);
-    const own = source.bytes && !source.owned ? ownBuffer(source.bytes) : { view: source.bytes, owned: source.owned };
-    const { id, signature, info } = await this.#channel.call('loadModel', { json: modelJson.text, weights: own.view },
-      own.owned ? [own.view.buffer] : []);
+  async loadModel(json, weights, options) {
+    const { request, transfer, onProgress } = loadRequest(json, weights, options);
+    const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
     const model = new Model(this.#channel, id, signature, info, () => this.#models.delete(model));
     this.#models.add(model);
     return model;

@@ -15,6 +15,12 @@ export interface EngineOptions {
    * single-threaded build, with a console warning.
    */
   wasm?: 'auto' | 'threads' | 'single';
+  /**
+   * Browsers only: the directory (a URL, or a path relative to the page) holding a copy of the
+   * package's wasm/dist/ files, for bundlers that do not copy them (esbuild). On another origin
+   * (a CDN) it serves the WebAssembly files, while workers start from the app's own build.
+   */
+  assetsUrl?: string | URL;
 }
 
 export interface EngineFeatures {
@@ -100,6 +106,29 @@ export interface Trace {
   otherData: Record<string, unknown>;
 }
 
+/** One step of a download: `loaded` bytes of `total` (the last event has loaded === total). */
+export interface LoadProgress {
+  file: 'json' | 'weights';
+  url: string;
+  loaded: number;
+  total: number;
+  /** Read from the Cache API rather than the network. */
+  cached: boolean;
+}
+
+export type Weights = ArrayBuffer | Uint8Array | URL;
+
+export interface LoadOptions {
+  weights?: Weights;
+  /** Called after each chunk of a file fetched from a URL. */
+  onProgress?: (progress: LoadProgress) => void;
+  /**
+   * Keep fetched files in the browser's Cache API (cache "tessera-models", keyed by URL), so a
+   * later load of the same URL makes no request. Version your model URLs. No effect in Node.
+   */
+  cache?: boolean;
+}
+
 export class Model {
   readonly name: string;
   readonly inputs: ValueSpec[];
@@ -119,8 +148,10 @@ export class Engine {
   /**
    * Compiles a model. `json`: an object, its text, or a URL. `weights`: bytes or a URL; for
    * JSON given as a URL, by default the file its "weights" field names (else the .bin beside it).
+   * Files named by URLs are fetched by the engine's worker and stream into its memory.
    */
-  loadModel(json: object | string | URL, weights?: ArrayBuffer | Uint8Array | URL): Promise<Model>;
+  loadModel(json: object | string | URL, weights?: Weights | null, options?: LoadOptions): Promise<Model>;
+  loadModel(json: object | string | URL, options: LoadOptions): Promise<Model>;
   /** The WebAssembly memory's size and the bytes its allocator holds. */
   memoryUsage(): Promise<{ wasmBytes: number; heapInUseBytes: number }>;
   /** Frees the models and the engine and stops its worker and threads; a second call does nothing. */
@@ -128,3 +159,6 @@ export class Engine {
 }
 
 export function createEngine(options?: EngineOptions): Promise<Engine>;
+
+/** Deletes the model files that `{ cache: true }` kept; resolves true when there were any. */
+export function clearModelCache(): Promise<boolean>;

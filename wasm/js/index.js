@@ -1,6 +1,9 @@
-// The tessera package: the inference engine (WebAssembly, threads when available). The ONNX
-// converter is its own entry, 'tessera/convert': it rests on onnx-proto (CommonJS, which
-// browsers load only through a bundler), while this entry is plain ES modules a page can
-// import as they are.
-export { createEngine, Engine, Model } from './engine.js';
+// The tessera package in browsers (and any bundle that is not for Node): the inference engine
+// on WebAssembly, threads when the page is cross-origin isolated. The ONNX converter is its
+// own entry, 'tessera/convert'. Plain ES modules: a page may import them as they are.
+import { engineFactory } from './engine.js';
+import * as browser from './platform/browser.js';
+
+export const createEngine = engineFactory(browser);
+export { Engine, Model, clearModelCache } from './engine.js';
 export { TesseraError } from './errors.js';

@@ -1,7 +1,7 @@
 // Type-checked, never run (tests/js/types.test.mjs): the README's usage against the
 // package's declarations, resolved by package name through the "exports" map, and misuses
 // the declarations must reject.
-import { createEngine, TesseraError, type ModelInfo, type OutputTensor } from 'tessera';
+import { clearModelCache, createEngine, TesseraError, type LoadProgress, type ModelInfo, type OutputTensor } from 'tessera';
 import { convertOnnx, ConvertError } from 'tessera/convert';
 
 const engine = await createEngine({ threads: 2, wasm: 'auto' });
@@ -9,6 +9,10 @@ const build: 'threads' | 'single' = engine.features.build;
 const { json, weights } = convertOnnx(new Uint8Array(0), { inputShapes: { x: [1, 3, 224, 224] } });
 const model = await engine.loadModel(json, weights);
 const fromUrl = await engine.loadModel(new URL('file:///model.json'));
+const progress: LoadProgress[] = [];
+const cached = await engine.loadModel(new URL('https://example.com/m.json'), { cache: true, onProgress: (p) => progress.push(p) });
+const bundled = await createEngine({ assetsUrl: '/tessera/' });
+const cleared: boolean = await clearModelCache();
 const inputs = { x: new Float32Array(4), y: { data: new Float32Array(4), dims: [2, 2] } };
 const outputs: Record<string, OutputTensor> = await model.run(inputs, { trace: true, scheduler: 'barrier' });
 const out = outputs.logits;
@@ -22,8 +26,10 @@ const flops: number = info.flops + info.nodes[0].flops + info.arena_bytes;
 const slices = model.trace().traceEvents.length;
 const { wasmBytes, heapInUseBytes } = await engine.memoryUsage();
 await fromUrl.dispose();
+await cached.dispose();
+await bundled.dispose();
 await engine.dispose();
-console.log(build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
+console.log(cleared, progress[0]?.file, build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
 
 // @ts-expect-error threads is a number
 await createEngine({ threads: '2' });
@@ -37,3 +43,5 @@ const wrong: Float32Array = next.dtype === 'int64' ? next.data : new Float32Arra
 await model.run({}, { scheduler: 'fifo' });
 // @ts-expect-error weights are bytes or a URL
 await engine.loadModel(json, 'model.bin');
+// @ts-expect-error onProgress takes a function
+await engine.loadModel(json, { onProgress: true });

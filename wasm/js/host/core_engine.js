@@ -24,19 +24,20 @@ export class CoreEngine {
   }
 
   /**
-   * Loads a model; returns its id, its signature (declared inputs and outputs, dims may be
-   * symbols) and, when its dims are all fixed, its info (the core's model_info_json).
+   * Loads a model from its JSON text and its weights (a weightsBuffer, or null), which the
+   * load takes over; returns the model's id, its signature (declared inputs and outputs, dims
+   * may be symbols) and, when its dims are all fixed, its info (the core's model_info_json).
    */
   loadModel(jsonText, weights) {
     const m = this.module;
     const modelOut = this.#malloc(4, 'the model handle');
+    let buffer = weights?.take() ?? 0;
     try {
       const jsonPtr = this.#cString(jsonText, 'the model JSON');
       try {
-        const buffer = this.#weightsBuffer(weights);
-        if (m._tessera_model_load(this.handle, jsonPtr, buffer, modelOut) !== 0) {
-          throw new TesseraError(m.UTF8ToString(m._tessera_engine_last_error(this.handle)));
-        }
+        const status = m._tessera_model_load(this.handle, jsonPtr, buffer, modelOut);
+        buffer = 0;  // taken over, even by a failed load
+        if (status !== 0) throw new TesseraError(m.UTF8ToString(m._tessera_engine_last_error(this.handle)));
       } finally {
         m._free(jsonPtr);
       }
@@ -48,7 +49,34 @@ export class CoreEngine {
       return { id, signature, info };
     } finally {
       m._free(modelOut);
+      if (buffer) m._tessera_buffer_destroy(buffer);
     }
+  }
+
+  /**
+   * A buffer of `bytes` bytes in WebAssembly memory that weights are written into as they
+   * arrive: write(chunk, offset) copies a chunk in; loadModel takes it over; free() releases
+   * a buffer no load took (again: nothing).
+   */
+  weightsBuffer(bytes) {
+    const m = this.module;
+    let buffer = m._tessera_buffer_create(bytes) >>> 0;
+    if (!buffer) throw new TesseraError(`out of memory: no room for ${mib(bytes)} of weights in WebAssembly memory`);
+    return {
+      write: (chunk, offset) => {
+        // A fresh view each time: another model's allocation may have grown the memory.
+        new Uint8Array(this.#memory()).set(chunk, (m._tessera_buffer_data(buffer) >>> 0) + offset);
+      },
+      take: () => {
+        const taken = buffer;
+        buffer = 0;
+        return taken;
+      },
+      free: () => {
+        if (buffer) m._tessera_buffer_destroy(buffer);
+        buffer = 0;
+      },
+    };
   }
 
   /**
@@ -126,18 +154,6 @@ export class CoreEngine {
     const ptr = this.#malloc(size, what);
     this.module.stringToUTF8(text, ptr, size);
     return ptr;
-  }
-
-  // The weights in a buffer the load takes over (0 for none).
-  #weightsBuffer(weights) {
-    const m = this.module;
-    if (!weights || weights.byteLength === 0) return 0;
-    const buffer = m._tessera_buffer_create(weights.byteLength) >>> 0;
-    if (!buffer) {
-      throw new TesseraError(`out of memory: no room for ${mib(weights.byteLength)} of weights in WebAssembly memory`);
-    }
-    new Uint8Array(this.#memory()).set(weights, m._tessera_buffer_data(buffer) >>> 0);
-    return buffer;
   }
 
   // Where input `name` of this dtype and these dims goes for the next run.

@@ -1,5 +1,6 @@
 // The host worker in Node (worker_threads): loads the module from the package's dist/.
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 
@@ -7,7 +8,7 @@ import { serve } from './serve.js';
 
 const require = createRequire(import.meta.url);
 
-function loadModule(flavour, threads) {
+function loadModule({ flavour, threads }) {
   const script = require.resolve(`../../dist/tessera-${flavour}.js`);
   const createTesseraModule = require(script);
   // Node's fetch cannot read file paths: hand the loader the binary itself.
@@ -16,4 +17,5 @@ function loadModule(flavour, threads) {
 }
 
 serve({ post: (message, transfer) => parentPort.postMessage(message, transfer),
-        listen: (handler) => parentPort.on('message', handler) }, loadModule);
+        listen: (handler) => parentPort.on('message', handler) },
+      loadModule, async (url) => new Uint8Array(await readFile(new URL(url))));

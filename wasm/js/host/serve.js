@@ -1,13 +1,16 @@
 // The host worker's message loop, the same in browsers and Node: requests { id, method,
-// args } are served one at a time against the module; replies are { id, result } or
-// { id, error: { name, message } }, with output buffers transferred, not copied.
+// args } are served against the module; replies are { id, result } or { id, error: { name,
+// message } }, with output buffers transferred, not copied, and a call may first report
+// { id, event } (download progress).
 import { CoreEngine } from './core_engine.js';
+import { readModelFiles } from './model_files.js';
 
 /**
  * @param port { post(message, transfer), listen(handler) } over the worker's channel
- * @param loadModule (flavour, threads) => Promise<module>
+ * @param loadModule ({ flavour, threads, assetsUrl }) => Promise<module>
+ * @param readFile (url) => Promise<Uint8Array>, for file: URLs (Node)
  */
-export function serve(port, loadModule) {
+export function serve(port, loadModule, readFile = null) {
   let engine = null;
   // Set when the module aborted (a bug, or an allocation the load checks did not foresee):
   // its state is then undefined, so every later call fails with this message.
@@ -17,12 +20,27 @@ export function serve(port, loadModule) {
     if (!engine) throw new Error('the engine was disposed');
     return engine;
   };
+  // Calls reach the module strictly in arrival order, even across the asynchronous init.
+  let queue = Promise.resolve();
+  const inOrder = (work) => {
+    const done = queue.then(work);
+    queue = done.catch(() => {});
+    return done;
+  };
   const methods = {
-    async init({ flavour, threads }) {
-      engine = new CoreEngine(await loadModule(flavour, threads), threads);
+    async init(options) {
+      engine = new CoreEngine(await loadModule(options), options.threads);
       return { threads: engine.threads };
     },
-    loadModel: ({ json, weights }) => current().loadModel(json, weights),
+    // Downloads overlap other models' runs; only the load itself waits its turn.
+    async loadModel(request, notify) {
+      const files = await readModelFiles(request, { engine: await inOrder(current), readFile, notify });
+      try {
+        return await inOrder(() => current().loadModel(files.jsonText, files.weights));
+      } finally {
+        files.weights?.free();
+      }
+    },
     run({ model, inputs, options }) {
       const { outputs, info, traceJson } = current().run(model, inputs, options);
       return { result: { outputs, info, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
@@ -34,21 +52,19 @@ export function serve(port, loadModule) {
       engine = null;
     },
   };
-  // Calls run strictly in arrival order, even across the asynchronous init.
-  let queue = Promise.resolve();
-  port.listen(({ id, method, args }) => {
-    queue = queue.then(async () => {
-      try {
-        const value = await methods[method](args);
-        const { result, transfer } = method === 'run' ? value : { result: value, transfer: [] };
-        port.post({ id, result }, transfer);
-      } catch (error) {
-        if (error instanceof WebAssembly.RuntimeError) {
-          failure = `the engine aborted (${error.message}) and cannot be used further: create a new engine`;
-          error = new Error(failure);
-        }
-        port.post({ id, error: { name: error.name, message: error.message ?? String(error) } }, []);
+  port.listen(async ({ id, method, args }) => {
+    try {
+      const notify = (event) => port.post({ id, event }, []);
+      const value = await (method === 'loadModel' ? methods.loadModel(args, notify)
+                                                 : inOrder(() => methods[method](args)));
+      const { result, transfer } = method === 'run' ? value : { result: value, transfer: [] };
+      port.post({ id, result }, transfer);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) {
+        failure = `the engine aborted (${error.message}) and cannot be used further: create a new engine`;
+        error = new Error(failure);
       }
-    });
+      port.post({ id, error: { name: error.name, message: error.message ?? String(error) } }, []);
+    }
   });
 }

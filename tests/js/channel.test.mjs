@@ -1,11 +1,13 @@
-// The caller's side of the host worker (wasm/js/host/spawn.js) over a fake Node worker:
-// the worker is referenced only while calls are pending, a stopped or dead worker rejects
-// every pending call, late replies are ignored, and a message that cannot be posted rejects.
+// The caller's side of the host worker (wasm/js/host/channel.js) over a fake Node worker
+// (platform/node.js's port): the worker is referenced only while calls are pending, events
+// reach their call before its result, a stopped or dead worker rejects every pending call,
+// late replies are ignored, and a message that cannot be posted rejects.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { it } from 'node:test';
 
-import { HostChannel } from '../../wasm/js/host/spawn.js';
+import { HostChannel } from '../../wasm/js/host/channel.js';
+import { nodePort } from '../../wasm/js/platform/node.js';
 
 class FakeWorker extends EventEmitter {
   posted = [];
@@ -19,9 +21,11 @@ class FakeWorker extends EventEmitter {
   }
 }
 
+const channelOver = (worker) => new HostChannel((listeners) => nodePort(worker, listeners));
+
 it('holds a reference to the worker only while calls are pending', async () => {
   const worker = new FakeWorker();
-  const channel = new HostChannel(worker, true);
+  const channel = channelOver(worker);
   assert.equal(worker.refs, 0);
   const reply = channel.call('memoryUsage');
   assert.equal(worker.refs, 1);
@@ -32,7 +36,7 @@ it('holds a reference to the worker only while calls are pending', async () => {
 
 it('rejects pending calls when stopped, ignores late replies, and rejects later calls', async () => {
   const worker = new FakeWorker();
-  const channel = new HostChannel(worker, true);
+  const channel = channelOver(worker);
   const pending = channel.call('loadModel');
   channel.terminate();
   await assert.rejects(pending, /the engine was disposed/);
@@ -42,7 +46,7 @@ it('rejects pending calls when stopped, ignores late replies, and rejects later 
 
 it('a worker that dies rejects with its exit code', async () => {
   const worker = new FakeWorker();
-  const channel = new HostChannel(worker, true);
+  const channel = channelOver(worker);
   const pending = channel.call('run');
   worker.emit('exit', 7);
   await assert.rejects(pending, /the engine's worker stopped \(exit code 7\)/);
@@ -50,10 +54,25 @@ it('a worker that dies rejects with its exit code', async () => {
 
 it('a message that cannot be posted rejects and leaves nothing pending', async () => {
   const worker = new FakeWorker();
-  const channel = new HostChannel(worker, true);
+  const channel = channelOver(worker);
   await assert.rejects(channel.call('loadModel', { unclonable: true }), { name: 'DataCloneError' });
   assert.equal(worker.refs, 0);
   const reply = channel.call('memoryUsage');
   worker.emit('message', { id: worker.posted[0].id, error: { name: 'Error', message: 'boom' } });
   await assert.rejects(reply, { name: 'TesseraError', message: 'boom' });
+});
+
+it('passes events to their call until its result arrives', async () => {
+  const worker = new FakeWorker();
+  const channel = channelOver(worker);
+  const events = [];
+  const reply = channel.call('loadModel', {}, [], (event) => events.push(event));
+  const { id } = worker.posted[0];
+  worker.emit('message', { id, event: { loaded: 1 } });
+  worker.emit('message', { id, event: { loaded: 2 } });
+  worker.emit('message', { id, result: 'model' });
+  worker.emit('message', { id, event: { loaded: 3 } });  // after the result: dropped
+  assert.equal(await reply, 'model');
+  assert.deepEqual(events, [{ loaded: 1 }, { loaded: 2 }]);
+  assert.equal(worker.refs, 0);
 });

@@ -1,0 +1,165 @@
+// A model's files as the host worker reads them: the JSON and the weights, each either sent
+// by the caller or named by a URL. URLs are fetched here, in the worker, so weights stream
+// from the network (or the Cache API) straight into WebAssembly memory without a whole copy
+// in JavaScript; file: URLs are read from disk in Node. Progress goes out per chunk.
+import { TesseraError } from '../errors.js';
+
+/** The Cache API cache that `{ cache: true }` keeps model files in. */
+export const kCacheName = 'tessera-models';
+
+const kLabels = { json: 'model JSON', weights: 'weights' };
+
+/**
+ * Reads a loadModel request: { json: { text } | { url }, weights: { bytes } | { url } | null,
+ * cache, progress }. Returns { jsonText, weights: engine.weightsBuffer or null }; the caller
+ * hands the weights to the load (or frees them).
+ * @param host { engine, readFile?: (url) => Promise<Uint8Array>, notify(event) }
+ */
+export async function readModelFiles(request, host) {
+  const cache = request.cache && globalThis.caches ? await globalThis.caches.open(kCacheName) : null;
+  const from = { ...host, cache, notify: request.progress ? host.notify : () => {} };
+  const jsonText = request.json.text ?? new TextDecoder().decode(await readAll(request.json.url, 'json', from));
+  if (request.weights?.bytes) {
+    const weights = host.engine.weightsBuffer(request.weights.bytes.byteLength);
+    weights.write(request.weights.bytes, 0);
+    return { jsonText, weights };
+  }
+  const located = request.weights?.url ? { url: request.weights.url, optional: false }
+                                       : weightsBeside(request.json.url, jsonText);
+  if (!located) return { jsonText, weights: null };
+  const file = await open(located.url, 'weights', from, located.optional);
+  return { jsonText, weights: file && await streamInto(file, from) };
+}
+
+// Where the weights of JSON loaded from `jsonUrl` are: the file its "weights" field names
+// (relative to the JSON), else the JSON's URL with .bin for .json, if that exists.
+function weightsBeside(jsonUrl, jsonText) {
+  if (!jsonUrl) return null;
+  let named;
+  try {
+    named = JSON.parse(jsonText).weights;
+  } catch {
+    return null;  // the engine reports the malformed JSON
+  }
+  if (typeof named === 'string') return { url: new URL(named, jsonUrl).href, optional: false };
+  const sibling = new URL(jsonUrl);
+  sibling.pathname = sibling.pathname.replace(/\.json$/, '') + '.bin';
+  return { url: sibling.href, optional: true };  // a model without initializers has none
+}
+
+/**
+ * Opens a file of a kind ('json', 'weights'): { kind, url, total (bytes, or null when unknown), cached, chunks (async
+ * iterable of Uint8Array), stored (the Cache API write, or null) }. An optional file that
+ * does not exist is null.
+ */
+async function open(url, kind, { readFile, cache }, optional = false) {
+  const what = kLabels[kind];
+  if (url.startsWith('file:') && readFile) {
+    let bytes;
+    try {
+      bytes = await readFile(url);
+    } catch (error) {
+      if (optional && error.code === 'ENOENT') return null;
+      throw new TesseraError(`cannot read ${what} ${url}: ${error.message}`);
+    }
+    return { kind, url, total: bytes.byteLength, cached: false, chunks: [bytes], stored: null };
+  }
+  const hit = await cache?.match(url);
+  if (hit) return { kind, url, total: declaredLength(hit), cached: true, chunks: chunksOf(hit.body), stored: null };
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new TesseraError(`cannot fetch ${what} ${url}: ${error.message}`);
+  }
+  if (optional && response.status === 404) return null;
+  if (!response.ok) throw new TesseraError(`cannot fetch ${what} ${url}: HTTP ${response.status}`);
+  // The cache reads its own branch of the body while the load reads the other. A failed
+  // write (storage quota) costs the next load a download, not this one its model.
+  const stored = cache?.put(url, response.clone())
+    .catch((error) => console.warn(`tessera: could not cache ${url}: ${error.message}`)) ?? null;
+  return { kind, url, total: declaredLength(response), cached: false, chunks: chunksOf(response.body), stored };
+}
+
+// Content-Length counts the bytes on the wire: the body's own length only when not encoded.
+function declaredLength(response) {
+  const encoding = response.headers.get('Content-Encoding');
+  const length = Number(response.headers.get('Content-Length'));
+  return (!encoding || encoding === 'identity') && response.headers.has('Content-Length') ? length : null;
+}
+
+async function* chunksOf(body) {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+// Reads a file's chunks, reporting progress: { file, url, loaded, total, cached } after each,
+// the last with loaded === total. `take(chunk, offset)` keeps each chunk.
+async function readChunks(file, { notify }, take) {
+  let loaded = 0;
+  for await (const chunk of file.chunks) {
+    if (file.total !== null && loaded + chunk.byteLength > file.total) {
+      throw new TesseraError(`${kLabels[file.kind]} ${file.url}: more bytes arrived than its declared ${file.total}`);
+    }
+    take(chunk, loaded);
+    loaded += chunk.byteLength;
+    notify({ file: file.kind, url: file.url, loaded, total: file.total ?? loaded, cached: file.cached });
+  }
+  if (file.total !== null && loaded !== file.total) {
+    throw new TesseraError(`${kLabels[file.kind]} ${file.url} is truncated: ${loaded} of ${file.total} bytes arrived`);
+  }
+  if (loaded === 0) notify({ file: file.kind, url: file.url, loaded, total: 0, cached: file.cached });
+  await file.stored;
+  return loaded;
+}
+
+// A whole file's bytes (the model JSON).
+async function readAll(url, kind, from) {
+  const chunks = [];
+  const size = await readChunks(await open(url, kind, from), from, (chunk) => chunks.push(chunk));
+  return concat(chunks, size);
+}
+
+// The weights in an engine buffer: written chunk by chunk when their size is known up front,
+// else gathered and copied in once.
+async function streamInto(file, from) {
+  const { engine } = from;
+  if (file.total === null) {
+    const chunks = [];
+    const size = await readChunks(file, from, (chunk) => chunks.push(chunk));
+    const weights = engine.weightsBuffer(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      weights.write(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return weights;
+  }
+  const weights = engine.weightsBuffer(file.total);
+  try {
+    await readChunks(file, from, (chunk, offset) => weights.write(chunk, offset));
+    return weights;
+  } catch (error) {
+    weights.free();
+    throw error;
+  }
+}
+
+function concat(chunks, size) {
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
