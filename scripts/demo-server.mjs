@@ -10,19 +10,15 @@
 //   node scripts/demo-server.mjs [--port 8080] [--no-isolation]
 // --no-isolation leaves the headers out, to see the page's single-threaded fallback.
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { OCR_ASSETS, REPO, prepareModels } from './bench-models.mjs';
+import { createStaticServer, listen } from './static-server.mjs';
 
 const DEMO = path.join(REPO, 'build/demo');
 const EXPLORER_MODELS = ['tiny_cnn', 'tiny_mobilenet', 'tiny_transformer', 'mobilenetv2_b1', 'resnet50_b1'];
 const OCR_MODELS = ['ppocr_det', 'ppocr_cls', 'ppocr_rec'];
-
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png',
-  '.txt': 'text/plain; charset=utf-8', '.bin': 'application/octet-stream' };
 
 // URL prefix -> directory or file served there.
 const ROUTES = [
@@ -49,42 +45,10 @@ async function prepare() {
     platform: 'browser', outfile: path.join(DEMO, 'vendor/convert.js'), logLevel: 'warning' });
 }
 
-// The file served at `urlPath`, or null (outside every route's folder, or not decodable).
-function resolve(urlPath) {
-  const [prefix, target] = ROUTES.find(([p]) => urlPath.startsWith(p));
-  if (!prefix.endsWith('/')) return urlPath === prefix ? target : null;
-  let relative;
-  try {
-    relative = decodeURIComponent(urlPath.slice(prefix.length));
-  } catch {
-    return null;
-  }
-  const file = path.join(target, relative || 'index.html');
-  return file.startsWith(target + path.sep) ? file : null;
-}
-
-function createServer({ isolated }) {
-  return http.createServer((request, response) => {
-    // Every response, so that the page is cross-origin isolated and its workers may load.
-    if (isolated) {
-      response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-      response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
-    }
-    response.setHeader('Cache-Control', 'no-cache');
-    const file = resolve(new URL(request.url, 'http://localhost').pathname);
-    if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      return response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-    }
-    response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).on('error', () => response.destroy()).pipe(response);
-  });
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const portFlag = process.argv.indexOf('--port');
   const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : 8080;
   await prepare();
-  const server = createServer({ isolated: !process.argv.includes('--no-isolation') }).listen(port, '127.0.0.1', () => {
-    console.log(`Tessera demo: http://127.0.0.1:${server.address().port}/`);
-  });
+  const server = createStaticServer(ROUTES, { isolated: !process.argv.includes('--no-isolation') });
+  console.log(`Tessera demo: ${await listen(server, port)}/`);
 }

@@ -23,7 +23,7 @@ scripts/build-wasm.sh
 app="$(mktemp -d)"
 trap 'rm -rf "$app"' EXIT
 node tests/wasm/package.mjs "$app" --no-build
-TESSERA_APP_DIR="$app" node --test tests/js/ tests/exports/ tests/crosscheck/ tests/wasm/ tests/web-demo/
+TESSERA_APP_DIR="$app" node --test tests/js/ tests/exports/ tests/crosscheck/ tests/wasm/ tests/web-demo/ tests/examples/
 node tests/conformance/run.mjs
 
 # ThreadSanitizer: the executor, sessions sharing a pool, schedules over the tiny zoo, and
