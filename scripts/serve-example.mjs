@@ -3,6 +3,7 @@
 // and its ONNX export, prepared into build/examples/models on first use).
 //
 //   node scripts/serve-example.mjs examples/vite/dist [--port 8080] [--no-isolation] [--csp]
+//   node scripts/serve-example.mjs --prepare    prepares the models only; prints their folder
 // --no-isolation leaves COOP/COEP out (the single-threaded fallback); --csp adds the strict
 // Content-Security-Policy.
 import path from 'node:path';
@@ -26,7 +27,13 @@ export function exampleServer(dist, headers) {
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [dist] = process.argv.slice(2);
-  if (!dist || dist.startsWith('--')) throw new Error('usage: node scripts/serve-example.mjs DIST [--port N] [--no-isolation] [--csp]');
+  if (dist === '--prepare') {
+    console.log(exampleModels());
+    process.exit(0);
+  }
+  if (!dist || dist.startsWith('--')) {
+    throw new Error('usage: node scripts/serve-example.mjs DIST [--port N] [--no-isolation] [--csp] | --prepare');
+  }
   const portFlag = process.argv.indexOf('--port');
   const server = exampleServer(dist, { isolated: !process.argv.includes('--no-isolation'),
                                        csp: process.argv.includes('--csp') });

@@ -3,8 +3,9 @@
 # the WebAssembly package and installs its tarball into a scratch app for the package
 # tests; runs the JS converter tests, the export-shaped test models on onnxruntime, the
 # cross-checks against onnxruntime-node (symbolic PP-OCR, BERT, YOLO and decoder exports), the
-# browser demo's tests in Chromium (screenshots in build/test-output/web-demo), the ONNX
-# backend conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of
+# browser demo's tests in Chromium (screenshots in build/test-output/web-demo), the example
+# apps (examples/: each built by its bundler from the tarball, run in Chromium and Node), the
+# ONNX backend conformance run (rewrites docs/conformance.md), then the ThreadSanitizer build of
 # the runtime tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 
 import { relativeError, runTessera } from '../crosscheck/engines.mjs';
+import { createStaticServer, listen } from '../../scripts/static-server.mjs';
 import { launchChromium } from '../support/chromium.mjs';
 import { zooInput, zooModel } from './models.mjs';
 import { appDir } from './package.mjs';
@@ -20,7 +21,7 @@ const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/jav
 const zoo = zooModel('mobilenetv2_b1');
 const input = zooInput(zoo, 41).data;
 
-const PAGE = `<!doctype html>
+const page = (engineOptions) => `<!doctype html>
 <script type="importmap">
 { "imports": { "tessera": "/node_modules/tessera/wasm/js/index.js",
                "wasm-feature-detect": "/node_modules/wasm-feature-detect/dist/esm/index.js" } }
@@ -31,7 +32,7 @@ const warnings = [];
 const warn = console.warn;
 console.warn = (...args) => { warnings.push(args.join(' ')); warn(...args); };
 window.result = (async () => {
-  const engine = await createEngine({ threads: 2 });
+  const engine = await createEngine(${JSON.stringify({ threads: 2, ...engineOptions })});
   const model = await engine.loadModel(new URL('/models/mobilenetv2_b1.json', location.href));
   const image = new Float32Array(await (await fetch('/input.bin')).arrayBuffer());
   // The main thread's timer keeps firing while the worker runs the model.
@@ -55,7 +56,7 @@ window.result = (async () => {
 </script>`;
 
 // One server, two origins' worth of headers: port A isolated (COOP + COEP), port B plain.
-function serve(isolated) {
+function serve(isolated, engineOptions = {}) {
   const roots = { '/models/': path.dirname(zoo.json), '/': appDir() };
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
@@ -63,7 +64,7 @@ function serve(isolated) {
       response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
     }
-    if (url.pathname === '/') return response.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE);
+    if (url.pathname === '/') return response.writeHead(200, { 'Content-Type': 'text/html' }).end(page(engineOptions));
     if (url.pathname === '/input.bin') return response.writeHead(200).end(Buffer.from(input.buffer));
     const [prefix, root] = Object.entries(roots).find(([p]) => url.pathname.startsWith(p));
     const file = path.join(root, decodeURIComponent(url.pathname.slice(prefix.length)));
@@ -86,14 +87,14 @@ after(async () => {
   for (const server of servers) server.close();
 });
 
-async function openPage(isolated) {
-  const server = await serve(isolated);
+async function openPage(isolated, engineOptions) {
+  const server = await serve(isolated, engineOptions);
   servers.push(server);
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => console.error('page error:', error));
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  const result = await page.evaluate(() => window.result);
-  await page.close();
+  const tab = await browser.newPage();
+  tab.on('pageerror', (error) => console.error('page error:', error));
+  await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+  const result = await tab.evaluate(() => window.result);
+  await tab.close();
   assert.equal(result.error, undefined, result.error);
   return result;
 }
@@ -122,4 +123,14 @@ it('a page that is not isolated falls back to the single-threaded build with a w
   assert.equal(result.warnings.length, 1);
   assert.match(result.warnings[0], /not cross-origin isolated.*single-threaded build/);
   assert.ok(relativeError(result.logits, native) <= 1e-5);
+});
+
+it('assetsUrl on another origin (a CDN) serves the WebAssembly files; the workers start from the page\'s origin', async () => {
+  const cdn = createStaticServer([['/tessera/', path.join(appDir(), 'node_modules/tessera/wasm/dist')]], { cors: true });
+  servers.push(cdn);
+  const assetsUrl = `${await listen(cdn)}/tessera/`;
+  const result = await openPage(true, { assetsUrl });
+  assert.equal(result.features.build, 'threads');
+  assert.ok(relativeError(result.logits, native) <= 1e-5);
+  assert.deepEqual([...cdn.requests.keys()].sort(), ['/tessera/tessera-threads.js', '/tessera/tessera-threads.wasm']);
 });

@@ -101,11 +101,21 @@ async function* chunksOf(body) {
   }
 }
 
+// A file's chunks; a failure of the connection (or the disk) names the file.
+async function* named(file) {
+  try {
+    yield* file.chunks;
+  } catch (error) {
+    throw error instanceof TesseraError ? error
+      : new TesseraError(`cannot read ${kLabels[file.kind]} ${file.url}: ${error.message}`);
+  }
+}
+
 // Reads a file's chunks, reporting progress: { file, url, loaded, total, cached } after each,
 // the last with loaded === total. `take(chunk, offset)` keeps each chunk.
 async function readChunks(file, { notify }, take) {
   let loaded = 0;
-  for await (const chunk of file.chunks) {
+  for await (const chunk of named(file)) {
     if (file.total !== null && loaded + chunk.byteLength > file.total) {
       throw new TesseraError(`${kLabels[file.kind]} ${file.url}: more bytes arrived than its declared ${file.total}`);
     }
