@@ -66,7 +66,6 @@ async function visit(context, origin) {
   await page.addScriptTag({ content: 'window.inlineScriptRan = true;' }).catch(() => {});
   const cspEnforced = await page.evaluate(() => window.inlineScriptRan !== true);
   await page.close();
-  assert.equal(result.error, undefined, result.error);
   return { result, violations: appViolations, cores, cspEnforced, csp: response.headers()['content-security-policy'] };
 }
 
@@ -101,6 +100,7 @@ for (const name of ['vite', 'webpack', 'esbuild']) {
     const isolated = await serve(dist, { isolated: true, csp: true });
     const context = await browser.newContext();
     const first = await visit(context, isolated.origin);
+    assert.equal(first.result.error, undefined, first.result.error);
     assert.match(first.csp, /script-src 'self' 'wasm-unsafe-eval'/);
     assert.equal(first.cspEnforced, true, 'the CSP is enforced');
     assert.deepEqual(first.violations, []);
@@ -112,6 +112,7 @@ for (const name of ['vite', 'webpack', 'esbuild']) {
 
     if (name === 'vite') {  // the cache: a second visit downloads nothing
       const second = await visit(context, isolated.origin);
+      assert.equal(second.result.error, undefined, second.result.error);
       for (const file of [`${MODEL}.json`, `${MODEL}.bin`]) {
         assert.equal(isolated.server.requests.get(`/models/${file}`), 1, `${file} was requested again`);
       }
@@ -123,10 +124,17 @@ for (const name of ['vite', 'webpack', 'esbuild']) {
     const plain = await serve(dist, { isolated: false });
     const plainContext = await browser.newContext();
     const single = await visit(plainContext, plain.origin);
-    await plainContext.close();
+    assert.equal(single.result.error, undefined, single.result.error);
     assert.equal(single.result.build, 'single');
     assert.equal(single.result.threads, 1);
     assertOutputs(single.result);
+
+    if (name === 'esbuild') {  // without the copied files: an error that says what to do
+      fs.rmSync(path.join(dist, 'tessera'), { recursive: true });
+      const missing = await visit(plainContext, plain.origin);
+      assert.match(missing.result.error, /worker script \(tessera-host\.mjs\) did not load.*assetsUrl/);
+    }
+    await plainContext.close();
   });
 }
 

@@ -67,13 +67,14 @@ async function createEngine({ crossOriginIsolated, defaultThreads, startHost }, 
   }
 }
 
-// A directory's URL, with the trailing slash that makes files resolve inside it; relative to
-// the page in browsers.
+// A directory's URL relative to the page, with the trailing slash that makes files resolve
+// inside it. Outside browsers (no location) there is nothing to place: Node loads the files
+// from the installed package.
 function directoryUrl(value) {
-  if (value === undefined || value === null) return null;
+  if (value === undefined || value === null || !globalThis.location) return null;
   let url;
   try {
-    url = new URL(value, globalThis.location?.href);
+    url = new URL(value, globalThis.location.href);
   } catch {
     throw new TypeError(`createEngine: assetsUrl must be a URL, got ${JSON.stringify(String(value))}`);
   }
