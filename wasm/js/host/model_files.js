@@ -48,9 +48,9 @@ function weightsBeside(jsonUrl, jsonText) {
 }
 
 /**
- * Opens a file of a kind ('json', 'weights'): { kind, url, total (bytes, or null when unknown), cached, chunks (async
- * iterable of Uint8Array), stored (the Cache API write, or null) }. An optional file that
- * does not exist is null.
+ * Opens a file of a kind ('json', 'weights'): { kind, url, total (bytes, or null when
+ * unknown), cached, chunks (async iterable of Uint8Array), stored (the Cache API write, or
+ * null) }. An optional file that does not exist is null.
  */
 async function open(url, kind, { readFile, cache }, optional = false) {
   const what = kLabels[kind];
