@@ -5,6 +5,7 @@
 // the URL. The page imports the package by name through an import map:
 //   tessera              -> /tessera/js/index.js   (the package's files, as they are)
 //   tessera/convert      -> /vendor/convert.js     (bundled: onnx-proto is CommonJS)
+//   tessera/ocr          -> /tessera/js/ocr/index.js
 //   wasm-feature-detect  -> /vendor/wasm-feature-detect.js (the package's dependency)
 //
 //   node scripts/demo-server.mjs [--port 8080] [--no-isolation]
@@ -13,12 +14,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { OCR_ASSETS, REPO, prepareModels } from './bench-models.mjs';
+import { REPO, prepareModels } from './bench-models.mjs';
+import { prepareOcrModels } from './ocr-models.mjs';
 import { createStaticServer, listen } from './static-server.mjs';
 
 const DEMO = path.join(REPO, 'build/demo');
 const EXPLORER_MODELS = ['tiny_cnn', 'tiny_mobilenet', 'tiny_transformer', 'mobilenetv2_b1', 'resnet50_b1'];
-const OCR_MODELS = ['ppocr_det', 'ppocr_cls', 'ppocr_rec'];
 
 // URL prefix -> directory or file served there.
 const ROUTES = [
@@ -35,8 +36,8 @@ async function prepare() {
     throw new Error('the WebAssembly build is missing: run scripts/build-wasm.sh first');
   }
   const dir = path.join(DEMO, 'models');
-  const models = prepareModels([...OCR_MODELS, ...EXPLORER_MODELS], dir, { onnx: false });
-  fs.copyFileSync(path.join(OCR_ASSETS, 'ppocr_keys_v1.txt'), path.join(dir, 'ppocr_keys_v1.txt'));
+  prepareOcrModels(dir);
+  const models = prepareModels(EXPLORER_MODELS, dir, { onnx: false });
   const explorer = models.filter((m) => EXPLORER_MODELS.includes(m.name)).map(({ name, input }) => ({ name, input }));
   fs.writeFileSync(path.join(dir, 'index.json'), JSON.stringify({ explorer }));
 

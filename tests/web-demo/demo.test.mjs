@@ -3,37 +3,20 @@
 // with tiles on every thread, and a dropped non-ONNX file. Screenshots go to
 // $TESSERA_TEST_OUTPUT/web-demo (default build/test-output).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 
 import { REPO } from '../crosscheck/engines.mjs';
 import { launchChromium } from '../support/chromium.mjs';
+import { startDemoServer, stopDemoServers } from '../support/demo_server.mjs';
 import { SAMPLE_LINES } from '../../web-demo/samples/render-sample.mjs';
 
 const OUTPUT = path.join(process.env.TESSERA_TEST_OUTPUT ?? path.join(REPO, 'build/test-output'), 'web-demo');
 
-const servers = [];
 let browser;
 let page;
 const pageErrors = [];
-
-// Starts a demo server on a free port; resolves with the URL it prints.
-function startServer(...flags) {
-  const server = spawn(process.execPath, [path.join(REPO, 'scripts/demo-server.mjs'), '--port', '0', ...flags],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  servers.push(server);
-  return new Promise((resolve, reject) => {
-    let printed = '';
-    server.stdout.on('data', (chunk) => {
-      printed += chunk;
-      const url = /http:\/\/127\.0\.0\.1:\d+\//.exec(printed);
-      if (url) resolve(url[0]);
-    });
-    server.on('exit', (code) => reject(new Error(`the demo server exited with ${code}: ${printed}`)));
-  });
-}
 
 const settled = (selector, on = page) => on.waitForFunction(
   (s) => ['done', 'failed'].includes(document.querySelector(s).dataset.state), selector, { timeout: 180_000 });
@@ -53,7 +36,7 @@ async function readLines(on) {
 
 before(async () => {
   fs.mkdirSync(OUTPUT, { recursive: true });
-  const url = await startServer();
+  const url = await startDemoServer();
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -62,7 +45,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  for (const server of servers) server.kill();
+  stopDemoServers();
 });
 
 it('reads the bundled sample: every line of it, boxes drawn, times per stage', async () => {
@@ -77,8 +60,9 @@ it('reads the bundled sample: every line of it, boxes drawn, times per stage', a
   for (const word of ['Tessera', 'Invoice', 'Hello', 'World']) assert.ok(read.includes(word), `${word} in ${lines}`);
   assert.equal(await page.getAttribute('#ocr-canvas', 'data-boxes'), String(SAMPLE_LINES.length), 'one box a line');
   const times = await page.$$eval('#ocr-times tr', (rows) => rows.map((row) => row.textContent));
-  assert.equal(times.length, 3);
-  for (const time of times) assert.match(time, /^(text detection|direction|recognition)\d+\.\d ms$/);
+  assert.equal(times.length, 4);
+  for (const time of times) assert.match(time, /^(text detection|direction|recognition|total)\d+\.\d ms$/);
+  assert.match(await page.textContent('#ocr-specializations'), /^recogniser: \d+ widths? compiled, \d+ reused$/);
 });
 
 it('is cross-origin isolated and runs on more than one thread', async () => {
@@ -137,7 +121,7 @@ it('says why a dropped file that is not an image cannot be read', async () => {
 
 it('without cross-origin isolation: a notice, the single-threaded build, and OCR still works', async () => {
   const plain = await browser.newPage();
-  await plain.goto(await startServer('--no-isolation'));
+  await plain.goto(await startDemoServer('--no-isolation'));
   await settled('#ocr-status', plain);
   assert.equal(await plain.evaluate(() => crossOriginIsolated), false);
   assert.equal(await plain.getAttribute('#status', 'data-state'), 'single');
