@@ -1,6 +1,6 @@
 // Serves a built example app (examples/vite, webpack, esbuild: their dist/) on 127.0.0.1,
 // with the models the examples load at /models/ (MobileNetV2 from the native tessera-zoo,
-// and its ONNX export, prepared into build/examples/models on first use).
+// its ONNX export and the PP-OCR models, prepared into build/examples/models on first use).
 //
 //   node scripts/serve-example.mjs examples/vite/dist [--port 8080] [--no-isolation] [--csp]
 //   node scripts/serve-example.mjs --prepare    prepares the models only; prints their folder
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { REPO, prepareModels } from './bench-models.mjs';
+import { prepareOcrModels } from './ocr-models.mjs';
 import { createStaticServer, listen } from './static-server.mjs';
 
 const MODELS = path.join(REPO, 'build/examples/models');
@@ -17,6 +18,7 @@ const MODELS = path.join(REPO, 'build/examples/models');
 /** Prepares the examples' models once; returns their folder. */
 export function exampleModels() {
   prepareModels(['mobilenetv2_b1'], MODELS);
+  prepareOcrModels(MODELS);
   return MODELS;
 }
 

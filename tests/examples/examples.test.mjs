@@ -1,7 +1,8 @@
 // The example apps (examples/) as a user gets them: each copied to a fresh folder, given the
 // packed tarball with `npm install`, built by its bundler (Vite, webpack, esbuild) and served
 // (scripts/serve-example.mjs) to Debian's Chromium, or run by Node. Each runs MobileNetV2
-// and converts its ONNX export in the page; both must match the native CLI.
+// and converts its ONNX export in the page; both must match the native CLI. The browser apps
+// also read a line of text they draw, with tessera/ocr.
 // - Cross-origin isolated, under the strict CSP: the threads build, on the machine's cores,
 //   with no CSP violation; download progress in order, ending at each file's size.
 // - Not isolated: the single-threaded build.
@@ -109,6 +110,7 @@ for (const name of ['vite', 'webpack', 'esbuild']) {
     assert.ok(first.result.threads >= 2);
     assertOutputs(first.result);
     assertProgress(first.result.progress, { cached: false });
+    assert.deepEqual(first.result.text, ['Tessera reads this line']);
 
     if (name === 'vite') {  // the cache: a second visit downloads nothing
       const second = await visit(context, isolated.origin);

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 const root = new URL('../../', import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 
-it('declares the engine and converter exports with their types, the tessera bin and Node >= 20', () => {
+it('declares the engine, converter and OCR exports with their types, the tessera bin and Node >= 20', () => {
   assert.equal(pkg.name, 'tessera');
   assert.equal(pkg.type, 'module');
   assert.deepEqual(pkg.exports['.'], {
@@ -22,6 +22,7 @@ it('declares the engine and converter exports with their types, the tessera bin 
     types: './wasm/js/convert/index.d.ts',
     default: './wasm/js/convert/index.js',
   });
+  assert.deepEqual(pkg.exports['./ocr'], { types: './wasm/js/ocr/index.d.ts', default: './wasm/js/ocr/index.js' });
   assert.deepEqual(pkg.bin, { tessera: 'wasm/js/cli.js' });
   assert.equal(pkg.engines.node, '>=20');
   assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['onnx-proto', 'wasm-feature-detect']);
@@ -49,7 +50,7 @@ it('keeps Node-only APIs out of the conversion core', () => {
 
 // A browser bundle fails to build when it reaches a node: module: esbuild, like Vite and
 // webpack, has no browser stand-in for them.
-for (const specifier of ['tessera', 'tessera/convert']) {
+for (const specifier of ['tessera', 'tessera/convert', 'tessera/ocr']) {
   it(`${specifier}: a browser bundle reaches no Node module; a Node bundle takes the node condition`, async () => {
     const bundle = (platform) => build({
       stdin: { contents: `export * from '${specifier}';`, resolveDir: root.pathname },

@@ -3,6 +3,7 @@
 // the declarations must reject.
 import { clearModelCache, createEngine, TesseraError, type LoadProgress, type ModelInfo, type OutputTensor } from 'tessera';
 import { convertOnnx, ConvertError } from 'tessera/convert';
+import { createOcr, type OcrResult } from 'tessera/ocr';
 
 const engine = await createEngine({ threads: 2, wasm: 'auto' });
 const build: 'threads' | 'single' = engine.features.build;
@@ -25,11 +26,14 @@ const info: ModelInfo = model.inspect();
 const flops: number = info.flops + info.nodes[0].flops + info.arena_bytes;
 const slices = model.trace().traceEvents.length;
 const { wasmBytes, heapInUseBytes } = await engine.memoryUsage();
+const ocr = await createOcr(engine, { det: model, cls: model, rec: new URL('file:///rec.json'), dictionary: ['a', 'b'] });
+const read: OcrResult = await ocr.read({ data: new Uint8ClampedArray(16), width: 2, height: 2 });
+const corner: number = read.lines[0].box[2][1] + read.times.recognise + read.recogniser.reused;
 await fromUrl.dispose();
 await cached.dispose();
 await bundled.dispose();
 await engine.dispose();
-console.log(cleared, progress[0]?.file, build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
+console.log(corner, cleared, progress[0]?.file, build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
 
 // @ts-expect-error threads is a number
 await createEngine({ threads: '2' });
@@ -45,3 +49,5 @@ await model.run({}, { scheduler: 'fifo' });
 await engine.loadModel(json, 'model.bin');
 // @ts-expect-error onProgress takes a function
 await engine.loadModel(json, { onProgress: true });
+// @ts-expect-error the image is RGBA pixels, not a URL
+await ocr.read(new URL('file:///page.png'));
