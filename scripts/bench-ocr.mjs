@@ -53,7 +53,7 @@ function parseArgs(argv) {
 async function tesseraNode(renders) {
   const t0 = performance.now();
   const engine = await createEngine({ threads: THREADS });
-  const ocr = await createOcr(engine, { ...prepareOcrModels(MODELS), batch: 4 });
+  const ocr = await createOcr(engine, prepareOcrModels(MODELS));
   const loadMs = performance.now() - t0;
   const images = new Map(renders.map(({ name, png }) => [name, PNG.sync.read(fs.readFileSync(png))]));
   return {

@@ -20,7 +20,7 @@ async function loadTessera() {
   const engine = await createEngine({ threads: 2 });
   const file = (name) => new URL(`/models/${name}`, location.href);
   const ocr = await createOcr(engine, { det: file('ocr_det.json'), cls: file('ocr_cls.json'),
-    rec: file('ocr_rec.json'), dictionary: file('ppocr_keys_v1.txt'), batch: 4 });
+    rec: file('ocr_rec.json'), dictionary: file('ppocr_keys_v1.txt') });
   const info = { threads: engine.threads, features: engine.features };
   return [info, async (image) => {
     const t0 = performance.now();

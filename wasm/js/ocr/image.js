@@ -29,16 +29,21 @@ function addSample({ data, width, height }, x, y, weight, bgr) {
   const y0 = Math.floor(cy);
   const fx = cx - x0;
   const fy = cy - y0;
-  const corners = [[x0, y0, (1 - fx) * (1 - fy)], [Math.min(x0 + 1, width - 1), y0, fx * (1 - fy)],
-                   [x0, Math.min(y0 + 1, height - 1), (1 - fx) * fy],
-                   [Math.min(x0 + 1, width - 1), Math.min(y0 + 1, height - 1), fx * fy]];
-  for (const [px, py, w] of corners) {
-    if (w === 0) continue;
-    const i = (py * width + px) * 4;
-    const alpha = data[i + 3] / 255;
-    const white = 255 * (1 - alpha);
-    for (let c = 0; c < 3; ++c) bgr[c] += weight * w * (data[i + 2 - c] * alpha + white);
-  }
+  const dx = x0 + 1 < width ? 4 : 0;
+  const dy = y0 + 1 < height ? 4 * width : 0;
+  const i = (y0 * width + x0) * 4;
+  addPixel(data, i, weight * (1 - fx) * (1 - fy), bgr);
+  addPixel(data, i + dx, weight * fx * (1 - fy), bgr);
+  addPixel(data, i + dy, weight * (1 - fx) * fy, bgr);
+  addPixel(data, i + dx + dy, weight * fx * fy, bgr);
+}
+
+function addPixel(data, i, weight, bgr) {
+  const alpha = data[i + 3] / 255;
+  const white = 255 * (1 - alpha);
+  bgr[0] += weight * (data[i + 2] * alpha + white);
+  bgr[1] += weight * (data[i + 1] * alpha + white);
+  bgr[2] += weight * (data[i] * alpha + white);
 }
 
 /**
