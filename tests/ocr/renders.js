@@ -32,6 +32,16 @@ function makeCanvas(width, height) {
   return { canvas, ctx };
 }
 
+// Draws a line of text and records it as truth.
+function truthWriter(ctx, lines) {
+  return (line, x, y, font, color) => {
+    ctx.font = font;
+    ctx.fillStyle = color;
+    ctx.fillText(line, x, y);
+    lines.push(line);
+  };
+}
+
 // mulberry32: a small seeded PRNG returning floats in [0, 1).
 function seeded(seed) {
   let a = seed >>> 0;
@@ -119,12 +129,7 @@ function slide() {
   ctx.fillRect(0, 660, 1280, 60);
 
   const lines = [];
-  const text = (line, x, y, font, color) => {
-    ctx.font = font;
-    ctx.fillStyle = color;
-    ctx.fillText(line, x, y);
-    lines.push(line);
-  };
+  const text = truthWriter(ctx, lines);
   text('Quarterly Results 2024', 96, 110, `bold 56px ${SANS}`, '#ffffff');
   text('Revenue grew 18% across all regions', 96, 236, `28px ${SANS}`, '#cfe0ff');
   const bullets = [
@@ -268,12 +273,7 @@ function form() {
   ctx.stroke();
 
   const lines = [];
-  const text = (line, x, y, font, color) => {
-    ctx.font = font;
-    ctx.fillStyle = color;
-    ctx.fillText(line, x, y);
-    lines.push(line);
-  };
+  const text = truthWriter(ctx, lines);
   text('Create your account', 290, 40, `bold 26px ${SANS}`, '#1f2933');
 
   const fields = [
