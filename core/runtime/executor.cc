@@ -6,6 +6,7 @@
 #include <deque>
 
 #include "core/base/check.h"
+#include "core/tiles/schedule_policy.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -139,7 +140,7 @@ void Executor::release_node(Job* job, uint32_t node_index) {
 int Executor::home_of(const Item& item) const {
   const tiles::TileGraph& g = *item.job->graph;
   const tiles::CompiledNode& node = g.nodes[g.tasks[item.task].node];
-  return static_cast<int>(uint64_t{item.task - node.first_task} * workers_.size() / node.task_count);
+  return tiles::policy::home_thread(item.task - node.first_task, node.task_count, static_cast<int>(workers_.size()));
 }
 
 void Executor::push_to(int id, const Item& item) {
@@ -174,22 +175,20 @@ bool Executor::find_work(int id, Item* item) {
       return true;
     }
   }
-  const size_t n = workers_.size();
-  for (size_t k = 0; k < n; ++k) {
-    Worker& victim = *workers_[(id + k) % n];
-    std::lock_guard<std::mutex> lock(victim.mutex);
-    if (victim.ready.empty()) continue;
-    if (k == 0) {
-      *item = victim.ready.back();  // own deque: newest first, depth-first
-      victim.ready.pop_back();
+  return tiles::policy::find_work(id, static_cast<int>(workers_.size()), [&](int victim, tiles::policy::End end) {
+    Worker& worker = *workers_[victim];
+    std::lock_guard<std::mutex> lock(worker.mutex);
+    if (worker.ready.empty()) return false;
+    if (end == tiles::policy::End::kNewest) {
+      *item = worker.ready.back();
+      worker.ready.pop_back();
     } else {
-      *item = victim.ready.front();  // steal the oldest: most work behind it, least cache lost
-      victim.ready.pop_front();
+      *item = worker.ready.front();
+      worker.ready.pop_front();
     }
     queued_.fetch_sub(1);
     return true;
-  }
-  return false;
+  });
 }
 
 void Executor::worker_loop(int id) {
@@ -244,8 +243,8 @@ void Executor::execute(int id, Item item) {
           shuffle_pool_.push_back({job, child});
           shuffle_pool_empty_.store(false, std::memory_order_relaxed);
           queued_.fetch_add(1);
-        } else if (!has_next) {
-          next.task = child;  // continue straight into it, no queue round trip
+        } else if (tiles::policy::place_ready_child(has_next) == tiles::policy::Placement::kContinue) {
+          next.task = child;
           has_next = true;
           continue;
         } else {

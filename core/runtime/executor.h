@@ -70,8 +70,7 @@ class Executor {
   void worker_loop(int id);
   bool find_work(int id, Item* item);
   void execute(int id, Item item);
-  // The thread a task starts on when released in bulk: each node's tiles are split into
-  // contiguous runs, one per thread, so a thread keeps the same part of every tensor.
+  // The thread a task starts on when released in bulk (tiles::policy::home_thread).
   int home_of(const Item& item) const;
   void push_to(int id, const Item& item);
   void push_many(const std::vector<Item>& items);  // each to its home thread

@@ -1,0 +1,193 @@
+// The simulation: completions are processed in time order (ties by thread), and at each one
+// the finishing thread and then every idle thread apply the runtime's policy to the
+// simulated deques.
+#include "core/plan/simulator.h"
+
+#include <algorithm>
+#include <deque>
+#include <queue>
+#include <tuple>
+
+#include "core/base/check.h"
+#include "core/tiles/schedule_policy.h"
+
+namespace tessera::plan {
+
+namespace {
+
+namespace policy = tiles::policy;
+
+class Simulation {
+ public:
+  Simulation(std::span<const SimTask> tasks, const SimOptions& options)
+      : tasks_(tasks), options_(options), deques_(options.threads), idle_(options.threads, true),
+        pending_(tasks.size(), 0) {
+    TESSERA_CHECK(options.threads >= 1);
+    result_.busy.assign(options.threads, 0);
+    result_.events.assign(tasks.size(), SimEvent{});
+    for (const SimTask& task : tasks) {
+      for (uint32_t child : task.children) ++pending_[child];
+    }
+    // Nodes: contiguous runs of tasks.
+    for (uint32_t t = 0; t < tasks.size(); ++t) {
+      if (t == 0 || tasks[t].node != tasks[t - 1].node) nodes_.push_back({t, 0});
+      ++nodes_.back().count;
+      node_of_.push_back(static_cast<uint32_t>(nodes_.size() - 1));
+    }
+  }
+
+  SimResult run() {
+    if (tasks_.empty()) return result_;
+    if (options_.scheduler == SimScheduler::kBarrier) {
+      release_node(0);
+    } else {
+      for (uint32_t t = 0; t < tasks_.size(); ++t) {
+        if (pending_[t] == 0) push_home(t);
+      }
+    }
+    dispatch_idle(0);
+    while (!completions_.empty()) {
+      const auto [time, thread, task] = completions_.top();
+      completions_.pop();
+      finish(task, thread, time);
+    }
+    for (const SimEvent& event : result_.events) result_.latency = std::max(result_.latency, event.end);
+    for (double busy : result_.busy) result_.idle.push_back(result_.latency - busy);
+    result_.critical_path = critical_path();
+    return result_;
+  }
+
+ private:
+  struct Node {
+    uint32_t first;
+    uint32_t count;
+  };
+  using Completion = std::tuple<double, int, uint32_t>;  // time, thread, task
+
+  double duration(uint32_t task) const { return tasks_[task].seconds + options_.costs.task_overhead; }
+
+  void push_home(uint32_t task) {
+    const Node& node = nodes_[node_of_[task]];
+    deques_[policy::home_thread(task - node.first, node.count, options_.threads)].push_back(task);
+  }
+
+  void release_node(uint32_t index) {
+    if (index >= nodes_.size()) return;
+    current_node_ = index;
+    node_remaining_ = nodes_[index].count;
+    for (uint32_t t = nodes_[index].first; t < nodes_[index].first + nodes_[index].count; ++t) push_home(t);
+  }
+
+  void start(int thread, uint32_t task, double time) {
+    idle_[thread] = false;
+    const double end = time + duration(task);
+    result_.events[task] = {thread, time, end};
+    result_.busy[thread] += duration(task);
+    completions_.emplace(end, thread, task);
+  }
+
+  // The runtime's find_work over the simulated deques; starts what it finds.
+  bool pick(int thread, double now, bool woken) {
+    uint32_t task = 0;
+    int from = thread;
+    const bool found = policy::find_work(thread, options_.threads, [&](int victim, policy::End end) {
+      std::deque<uint32_t>& ready = deques_[victim];
+      if (ready.empty()) return false;
+      task = end == policy::End::kNewest ? ready.back() : ready.front();
+      end == policy::End::kNewest ? ready.pop_back() : ready.pop_front();
+      from = victim;
+      return true;
+    });
+    if (!found) return false;
+    const double delay = (woken ? options_.costs.wake : 0) + (from != thread ? options_.costs.steal : 0);
+    start(thread, task, now + delay);
+    return true;
+  }
+
+  void dispatch_idle(double now) {
+    for (int thread = 0; thread < options_.threads; ++thread) {
+      if (idle_[thread]) pick(thread, now, /*woken=*/true);
+    }
+  }
+
+  void finish(uint32_t task, int thread, double now) {
+    bool continuing = false;
+    uint32_t next = 0;
+    if (options_.scheduler == SimScheduler::kBarrier) {
+      if (--node_remaining_ == 0) release_node(current_node_ + 1);
+    } else {
+      for (uint32_t child : tasks_[task].children) {
+        if (--pending_[child] != 0) continue;
+        if (policy::place_ready_child(continuing) == policy::Placement::kContinue) {
+          next = child;
+          continuing = true;
+        } else {
+          deques_[thread].push_back(child);
+        }
+      }
+    }
+    if (continuing) {
+      start(thread, next, now);
+    } else if (!pick(thread, now, /*woken=*/false)) {
+      idle_[thread] = true;
+    }
+    dispatch_idle(now);
+  }
+
+  // The longest chain of task durations, over the tasks in dependency order (Kahn).
+  double critical_path() const {
+    std::vector<uint32_t> parents(tasks_.size(), 0);
+    for (const SimTask& task : tasks_) {
+      for (uint32_t child : task.children) ++parents[child];
+    }
+    std::vector<double> finish(tasks_.size(), 0);
+    std::vector<uint32_t> ready;
+    for (uint32_t t = 0; t < tasks_.size(); ++t) {
+      if (parents[t] == 0) ready.push_back(t);
+    }
+    double longest = 0;
+    while (!ready.empty()) {
+      const uint32_t t = ready.back();
+      ready.pop_back();
+      finish[t] += duration(t);
+      longest = std::max(longest, finish[t]);
+      for (uint32_t child : tasks_[t].children) {
+        finish[child] = std::max(finish[child], finish[t]);
+        if (--parents[child] == 0) ready.push_back(child);
+      }
+    }
+    return longest;
+  }
+
+  std::span<const SimTask> tasks_;
+  SimOptions options_;
+  std::vector<std::deque<uint32_t>> deques_;
+  std::vector<bool> idle_;
+  std::vector<uint32_t> pending_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> node_of_;  // task -> index into nodes_
+  uint32_t current_node_ = 0;
+  uint32_t node_remaining_ = 0;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
+  SimResult result_;
+};
+
+}  // namespace
+
+SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options) {
+  return Simulation(tasks, options).run();
+}
+
+std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds) {
+  TESSERA_CHECK(seconds.size() == graph.tasks.size());
+  std::vector<SimTask> tasks(graph.tasks.size());
+  for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    const tiles::Task& task = graph.tasks[t];
+    tasks[t].node = task.node;
+    tasks[t].seconds = seconds[t];
+    tasks[t].children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
+  }
+  return tasks;
+}
+
+}  // namespace tessera::plan

@@ -1,0 +1,58 @@
+// A discrete-event simulation of one run of a tile graph on P threads, under the runtime's
+// scheduling policy (core/tiles/schedule_policy.h, which the executor runs too). Plain data in,
+// plain data out, no threads. Task times come from the caller (a cost model, or measured
+// tiles); the simulation adds what scheduling costs: a fixed overhead per task, a steal, and
+// the wake-up of an idle thread when work appears.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/tiles/tile_graph.h"
+
+namespace tessera::plan {
+
+enum class SimScheduler {
+  kDynamic,  // per-thread LIFO deques, home threads for bulk releases, stealing the oldest
+  kBarrier,  // one node at a time, its tasks released to their home threads
+};
+
+struct SimTask {
+  uint32_t node = 0;  // tasks are grouped by node, nodes in topological order
+  double seconds = 0;
+  std::vector<uint32_t> children;  // in the order the runtime visits them
+};
+
+struct SimCosts {
+  double task_overhead = 0;  // per task: dispatch, dependency counters
+  double steal = 0;          // taking a task from another thread's deque
+  double wake = 0;           // an idle thread starting on work that appeared
+};
+
+struct SimOptions {
+  int threads = 1;
+  SimScheduler scheduler = SimScheduler::kDynamic;
+  SimCosts costs;
+};
+
+struct SimEvent {
+  int thread = 0;
+  double start = 0;
+  double end = 0;
+};
+
+struct SimResult {
+  double latency = 0;
+  std::vector<double> busy;       // per thread: time in tasks, overheads included
+  std::vector<double> idle;       // per thread: latency - busy
+  double critical_path = 0;       // the longest dependency chain (with overheads): no P beats it
+  std::vector<SimEvent> events;   // per task, in task order
+};
+
+SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options);
+
+// The tasks of a compiled graph with the given per-task times (seconds, in task order).
+std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds);
+
+}  // namespace tessera::plan

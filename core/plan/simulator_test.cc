@@ -1,0 +1,114 @@
+// The simulator against schedules worked out by hand from the runtime's policy: a chain,
+// fork-join, unbalanced tiles, one thread and several, both schedulers, and the costs of
+// overheads, steals and wake-ups.
+#include <catch2/catch.hpp>
+
+#include "core/plan/simulator.h"
+
+namespace tessera::plan {
+namespace {
+
+// Task t of the graph: node, seconds, children.
+SimTask task(uint32_t node, double seconds, std::vector<uint32_t> children = {}) {
+  return {node, seconds, std::move(children)};
+}
+
+SimResult run(const std::vector<SimTask>& tasks, int threads, SimScheduler scheduler = SimScheduler::kDynamic,
+              SimCosts costs = {}) {
+  return simulate(tasks, {threads, scheduler, costs});
+}
+
+void check_event(const SimResult& r, uint32_t t, int thread, double start, double end) {
+  INFO("task " << t);
+  CHECK(r.events[t].thread == thread);
+  CHECK(r.events[t].start == Approx(start));
+  CHECK(r.events[t].end == Approx(end));
+}
+
+TEST_CASE("a chain runs in sequence on one thread, whatever the thread count") {
+  const std::vector<SimTask> chain = {task(0, 1, {1}), task(1, 2, {2}), task(2, 3)};
+  for (int threads : {1, 2, 4}) {
+    const SimResult r = run(chain, threads);
+    CHECK(r.latency == Approx(6));
+    CHECK(r.critical_path == Approx(6));
+    for (uint32_t t = 0; t < 3; ++t) CHECK(r.events[t].thread == 0);  // each continues into the next
+    CHECK(r.busy[0] == Approx(6));
+    if (threads > 1) CHECK(r.idle[1] == Approx(6));
+  }
+}
+
+// root (1) -> four children (2 each) -> join (1).
+std::vector<SimTask> fork_join() {
+  return {task(0, 1, {1, 2, 3, 4}), task(1, 2, {5}), task(1, 2, {5}), task(1, 2, {5}), task(1, 2, {5}),
+          task(2, 1)};
+}
+
+TEST_CASE("fork-join, dynamic: the first child continues, the idle thread steals the oldest") {
+  const SimResult one = run(fork_join(), 1);
+  CHECK(one.latency == Approx(10));
+
+  // Thread 0 runs the root, continues into child 1 and queues 2, 3, 4; thread 1 steals the
+  // oldest (2). At 3 thread 0 takes its newest (4), thread 1 steals 3. Thread 1 finishes the
+  // last child (ties go to the lower thread first) and continues into the join.
+  const SimResult two = run(fork_join(), 2);
+  CHECK(two.latency == Approx(6));
+  check_event(two, 0, 0, 0, 1);
+  check_event(two, 1, 0, 1, 3);
+  check_event(two, 2, 1, 1, 3);
+  check_event(two, 4, 0, 3, 5);
+  check_event(two, 3, 1, 3, 5);
+  check_event(two, 5, 1, 5, 6);
+  CHECK(two.critical_path == Approx(4));
+  CHECK(two.idle[1] == Approx(1));
+}
+
+TEST_CASE("fork-join, barrier: each node's tasks go to their home threads, one node at a time") {
+  const SimResult r = run(fork_join(), 2, SimScheduler::kBarrier);
+  CHECK(r.latency == Approx(6));
+  // The children's homes: 0, 0, 1, 1; each thread takes its newest first.
+  check_event(r, 2, 0, 1, 3);
+  check_event(r, 1, 0, 3, 5);
+  check_event(r, 4, 1, 1, 3);
+  check_event(r, 3, 1, 3, 5);
+  // The join's home is thread 0, but thread 1 finished the node last, released the join and,
+  // looking for work before the idle thread 0, steals it.
+  check_event(r, 5, 1, 5, 6);
+}
+
+TEST_CASE("unbalanced tiles: home placement, then stealing only what is queued") {
+  // One node of four tiles: 5, 1, 1, 1 time units; homes 0, 0, 1, 1. Thread 0 takes its newest
+  // (the 1), then the 5; thread 1 takes its two and then finds nothing to steal.
+  const std::vector<SimTask> tiles = {task(0, 5), task(0, 1), task(0, 1), task(0, 1)};
+  const SimResult r = run(tiles, 2);
+  check_event(r, 1, 0, 0, 1);
+  check_event(r, 0, 0, 1, 6);
+  check_event(r, 3, 1, 0, 1);
+  check_event(r, 2, 1, 1, 2);
+  CHECK(r.latency == Approx(6));
+  CHECK(r.idle[1] == Approx(4));
+  CHECK(run(tiles, 4).latency == Approx(5));  // one tile a thread
+}
+
+TEST_CASE("overheads, steals and wake-ups are charged where the policy pays them") {
+  const SimCosts costs{0.5, 0.25, 0.125};
+  const SimResult r = run(fork_join(), 2, SimScheduler::kDynamic, costs);
+  // Both threads wake at 0.125; thread 0 runs the root to 1.625 and continues into child 1
+  // (to 4.125); thread 1, idle, wakes and steals child 2: 1.625 + 0.125 + 0.25 = 2, to 4.5.
+  check_event(r, 0, 0, 0.125, 1.625);
+  check_event(r, 1, 0, 1.625, 4.125);
+  check_event(r, 2, 1, 2, 4.5);
+  // Thread 0 takes its own newest (4) at once; thread 1, not idle, steals 3 at 4.75.
+  check_event(r, 4, 0, 4.125, 6.625);
+  check_event(r, 3, 1, 4.75, 7.25);
+  check_event(r, 5, 1, 7.25, 8.75);
+  CHECK(r.latency == Approx(8.75));
+}
+
+TEST_CASE("no tasks: nothing to do") {
+  const SimResult r = run({}, 2);
+  CHECK(r.latency == 0);
+  CHECK(r.events.empty());
+}
+
+}  // namespace
+}  // namespace tessera::plan

@@ -1,0 +1,37 @@
+// How ready tiles are placed and picked under the dynamic scheduler: the one description the
+// executor (core/runtime) runs and the simulator (core/plan/simulator.h) replays, so that
+// predictions follow the runtime's policy rather than a copy of it.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::tiles::policy {
+
+// The thread a task starts on when its node's tasks are released together (the graph's
+// roots; every node in barrier mode): each node's tasks are split into contiguous runs, one
+// per thread, so a thread keeps the same part of every tensor.
+inline int home_thread(uint32_t index_in_node, uint32_t node_tasks, int threads) {
+  return static_cast<int>(uint64_t{index_in_node} * static_cast<uint64_t>(threads) / node_tasks);
+}
+
+// The end of a ready deque a thread takes from: its own newest task (depth-first: its
+// inputs are still in cache), another thread's oldest (most work behind it, least cache lost).
+enum class End { kNewest, kOldest };
+
+// Looks for work as thread `id` of `threads` does: its own deque first, then the others from
+// id + 1 on. `take(thread, end)` tries one deque and says whether it got a task.
+template <class Take>
+bool find_work(int id, int threads, Take&& take) {
+  for (int k = 0; k < threads; ++k) {
+    if (take((id + k) % threads, k == 0 ? End::kNewest : End::kOldest)) return true;
+  }
+  return false;
+}
+
+// Where a child that a finishing task made ready goes, in the order of the task's child list:
+// the first runs next on the same thread, straight away (no queue round trip); the others go
+// to the newest end of that thread's deque.
+enum class Placement { kContinue, kOwnDeque };
+inline Placement place_ready_child(bool continuing) { return continuing ? Placement::kOwnDeque : Placement::kContinue; }
+
+}  // namespace tessera::tiles::policy
