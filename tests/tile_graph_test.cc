@@ -4,7 +4,8 @@
 //   after only its ancestors, in an arena poisoned three ways, and must still produce the
 //   bytes of a normal run);
 // - no tile overwrites bytes another tile still has to read (an adversarial run: every tile
-//   that does not depend on a tile runs before it, and must leave its inputs intact).
+//   that does not depend on a tile runs before it, and must leave its inputs intact);
+// - the simulator replays the graphs within the bounds any schedule must keep.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "core/graph/build.h"
 #include "core/model/load.h"
 #include "core/plan/default_tiling.h"
+#include "core/plan/simulator.h"
 #include "core/tiles/compile.h"
 #include "tests/support/reference_run.h"
 
@@ -170,6 +172,30 @@ TEST_CASE("no tile reads bytes that its ancestors did not write") {
       const std::vector<float> got = output_values(t, arena.data());
       INFO("task " << t << " of node " << g.nodes[g.tasks[t].node].name << " after all non-descendants");
       REQUIRE(std::memcmp(got.data(), produced[t].data(), 4 * got.size()) == 0);
+    }
+  }
+}
+
+
+TEST_CASE("the simulator replays compiled graphs: every task after its parents, within the work and path bounds") {
+  for (const std::string& path : tiny_models()) {
+    INFO(path);
+    auto c = compile_model(path, 3, true);
+    std::vector<double> seconds;
+    for (const tiles::Task& task : c->tiles.tasks) seconds.push_back(1e-9 * (task.flops + 1000));
+    const std::vector<plan::SimTask> tasks = plan::sim_tasks(c->tiles, seconds);
+    double work = 0;
+    for (double s : seconds) work += s;
+    for (plan::SimScheduler scheduler : {plan::SimScheduler::kDynamic, plan::SimScheduler::kBarrier}) {
+      for (int threads : {1, 3}) {
+        const plan::SimResult r = plan::simulate(tasks, {threads, scheduler, {}});
+        if (threads == 1) CHECK(r.latency == Approx(work));
+        CHECK(r.latency <= Approx(work));
+        CHECK(r.latency >= Approx(std::max(r.critical_path, work / threads)));
+        for (size_t t = 0; t < tasks.size(); ++t) {
+          for (uint32_t child : tasks[t].children) CHECK(r.events[child].start >= r.events[t].end);
+        }
+      }
     }
   }
 }
