@@ -143,3 +143,11 @@ it('rejects images that are not RGBA pixels, naming what is wrong', async () => 
   await assert.rejects(ocr.read(null), /ImageData or \{ data, width, height \}/);
   await assert.rejects(ocr.read({ data: new Uint8Array(0), width: 0, height: 0 }), /positive integer sizes/);
 });
+
+it('checks its options; an option given as undefined keeps its default', () => {
+  const { models } = stubModels({ x0: 0, x1: 1, y0: 0, y1: 1 }, false);
+  assert.throws(() => new Ocr(models, ['o'], { batch: 0 }), /batch must be a positive integer, got 0/);
+  assert.throws(() => new Ocr(models, ['o'], { maxSide: 10 }), /maxSide must be an integer of at least 32/);
+  assert.throws(() => new Ocr(models, ['o'], { threshold: 2 }), /threshold must be a number from 0 to 1/);
+  assert.doesNotThrow(() => new Ocr(models, ['o'], { maxSide: undefined, batch: undefined, threshold: undefined }));
+});

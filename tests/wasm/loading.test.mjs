@@ -19,7 +19,7 @@ const input = zooInput(zoo, 3);
 
 // Serves the model's files the way `mode` says: 'length' (Content-Length), 'chunked' (none),
 // 'gzip' (encoded: Content-Length counts the compressed bytes), 'truncated' (the weights
-// stop half way through their declared length).
+// stop half way through their declared length), 'huge' (the weights claim 4 GiB and more).
 function serve(mode) {
   const server = http.createServer((request, response) => {
     const body = files[new URL(request.url, 'http://localhost').pathname];
@@ -33,6 +33,10 @@ function serve(mode) {
       response.writeHead(200);
       for (let at = 0; at < body.length; at += 4096) response.write(body.subarray(at, at + 4096));
       return response.end();
+    }
+    if (mode === 'huge' && weights) {
+      response.writeHead(200, { 'Content-Length': 2 ** 32 + 100 });
+      return response.write(body.subarray(0, 16));
     }
     response.writeHead(200, { 'Content-Length': body.length });
     if (mode === 'truncated' && weights) {
@@ -99,6 +103,7 @@ it('takes the weights positionally or in the options, with progress only for URL
   await model.dispose();
   assert.deepEqual(progress, []);
   await assert.rejects(engine.loadModel(zoo.model, { onProgress: 'yes' }), TypeError);
+  await assert.rejects(engine.loadModel(zoo.model, new DataView(weights.buffer)), /weights must be an ArrayBuffer/);
   await assert.rejects(engine.loadModel(zoo.model, { weights }, {}), TypeError);
 });
 
@@ -117,4 +122,23 @@ it('a missing weights file named by the JSON is an error that names it', async (
   const renamed = new URL('renamed.json', url);
   files['/renamed.json'] = Buffer.from(JSON.stringify({ ...zoo.model, weights: 'gone.bin' }));
   await assert.rejects(engine.loadModel(renamed), new RegExp(`cannot fetch weights ${new URL('gone.bin', url).href}: HTTP 404`));
+});
+
+it('a server claiming 4 GiB of weights is refused before anything is allocated, naming the file', async () => {
+  const url = await serve('huge');
+  await assert.rejects(engine.loadModel(url), /weights http.*: 4294967396 bytes are more than WebAssembly memory can hold/);
+  await loadAndCheck(zoo.model, files[`/${zoo.model.weights}`]);
+});
+
+it('an onProgress that throws is reported, and the load goes on', async () => {
+  const url = await serve('length');
+  const reported = [];
+  const error = console.error;
+  console.error = (...args) => reported.push(args.join(' '));
+  try {
+    await loadAndCheck(url, { onProgress: () => { throw new Error('callback bug'); } });
+  } finally {
+    console.error = error;
+  }
+  assert.ok(reported.length > 0 && reported.every((line) => line.includes('callback bug')));
 });

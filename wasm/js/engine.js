@@ -100,13 +100,14 @@ export class Engine {
    * @param json the model JSON: an object, its text, or a URL
    * @param [weights] ArrayBuffer, Uint8Array or URL; for JSON from a URL, by default the file
    *   its "weights" field names (else the .bin beside it). May be left out for the options.
-   * @param [options] { weights?, onProgress?, cache? }: onProgress({ file: 'model' |
+   * @param [options] { weights?, onProgress?, cache? }: onProgress({ file: 'json' |
    *   'weights', url, loaded, total, cached }) after each chunk of a file fetched from a URL;
    *   cache keeps fetched files in the browser's Cache API ('tessera-models'), by URL
    */
   async loadModel(json, weights, options) {
     const { request, transfer, onProgress } = loadRequest(json, weights, options);
     const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
+    if (this.#disposed) throw new TesseraError('the engine was disposed');  // while the load finished
     const model = new Model(this.#channel, id, signature, info, () => this.#models.delete(model));
     this.#models.add(model);
     return model;

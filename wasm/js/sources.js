@@ -4,10 +4,12 @@
 import { ownBuffer } from './own_buffer.js';
 
 const isBytes = (value) => value instanceof ArrayBuffer || value instanceof Uint8Array;
+const isPlainObject = (value) => value !== null && typeof value === 'object' &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
 // loadModel(json, weights?, options?), or loadModel(json, options) with options.weights.
 function splitArguments(weights, options) {
-  const isOptions = weights !== null && typeof weights === 'object' && !isBytes(weights) && !(weights instanceof URL);
+  const isOptions = isPlainObject(weights);
   if (isOptions && options !== undefined) throw new TypeError('loadModel: takes (json, weights, options) or (json, options)');
   return isOptions ? weights : { ...options, weights: weights ?? options?.weights };
 }

@@ -45,7 +45,7 @@ async function loadModule({ flavour, threads, assetsUrl }) {
   const byName = { [`tessera-${flavour}.wasm`]: files.wasm, [`tessera-${flavour}.worker.js`]: files.worker };
   return globalThis.createTesseraModule({
     pthreadPoolSize: threads,
-    locateFile: (file) => byName[file].href,
+    locateFile: (file) => (byName[file] ?? new URL(file, files.loader)).href,
     mainScriptUrlOrBlob: files.loader.href,  // what the pthread workers load
   });
 }

@@ -41,12 +41,21 @@ export class HostChannel {
   #settle({ id, event, result, error }) {
     const call = this.#pending.get(id);
     if (!call) return;  // its caller was already rejected: the worker died or was stopped
-    if (event) return call.onEvent?.(event);
+    if (event) return this.#report(call, event);
     this.#pending.delete(id);
     if (this.#pending.size === 0) this.#port.busy(false);
     if (!error) return call.resolve(result);
     const ErrorType = error.name === 'TypeError' ? TypeError : TesseraError;
     call.reject(new ErrorType(error.message));
+  }
+
+  // A callback that throws must not take the channel (or Node's process) down with it.
+  #report(call, event) {
+    try {
+      call.onEvent?.(event);
+    } catch (error) {
+      console.error('tessera: the onProgress callback threw:', error);
+    }
   }
 
   #die(reason) {

@@ -55,15 +55,16 @@ export class CoreEngine {
 
   /**
    * A buffer of `bytes` bytes in WebAssembly memory that weights are written into as they
-   * arrive: write(chunk, offset) copies a chunk in; loadModel takes it over; free() releases
-   * a buffer no load took (again: nothing).
+   * arrive (`what` names them in errors): write(chunk, offset) copies a chunk in; loadModel
+   * takes it over; free() releases a buffer no load took (again: nothing).
    */
-  weightsBuffer(bytes) {
+  weightsBuffer(bytes, what) {
     const m = this.module;
     let buffer = m._tessera_buffer_create(bytes) >>> 0;
-    if (!buffer) throw new TesseraError(`out of memory: no room for ${mib(bytes)} of weights in WebAssembly memory`);
+    if (!buffer) throw new TesseraError(`out of memory: no room for ${mib(bytes)} of ${what} in WebAssembly memory`);
     return {
       write: (chunk, offset) => {
+        if (offset + chunk.byteLength > bytes) throw new TesseraError(`${what}: more than the ${bytes} bytes announced`);
         // A fresh view each time: another model's allocation may have grown the memory.
         new Uint8Array(this.#memory()).set(chunk, (m._tessera_buffer_data(buffer) >>> 0) + offset);
       },

@@ -8,6 +8,11 @@ import { TesseraError } from '../errors.js';
 export const kCacheName = 'tessera-models';
 
 const kLabels = { json: 'model JSON', weights: 'weights' };
+// The most a wasm32 buffer can hold.
+const kMaxBytes = 2 ** 32 - 1;
+// Answers that mean "no such file" for the optional weights beside a JSON (object stores
+// answer 403 for a missing key).
+const kMissing = new Set([403, 404, 410]);
 
 /**
  * Reads a loadModel request: { json: { text } | { url }, weights: { bytes } | { url } | null,
@@ -16,11 +21,11 @@ const kLabels = { json: 'model JSON', weights: 'weights' };
  * @param host { engine, readFile?: (url) => Promise<Uint8Array>, notify(event) }
  */
 export async function readModelFiles(request, host) {
-  const cache = request.cache && globalThis.caches ? await globalThis.caches.open(kCacheName) : null;
+  const cache = request.cache ? await openCache() : null;
   const from = { ...host, cache, notify: request.progress ? host.notify : () => {} };
   const jsonText = request.json.text ?? new TextDecoder().decode(await readAll(request.json.url, 'json', from));
   if (request.weights?.bytes) {
-    const weights = host.engine.weightsBuffer(request.weights.bytes.byteLength);
+    const weights = host.engine.weightsBuffer(request.weights.bytes.byteLength, 'the weights');
     weights.write(request.weights.bytes, 0);
     return { jsonText, weights };
   }
@@ -31,8 +36,20 @@ export async function readModelFiles(request, host) {
   return { jsonText, weights: file && await streamInto(file, from) };
 }
 
+// The Cache API cache, or null where there is none or it is refused (private windows,
+// blocked storage): a cache that fails costs downloads, never the model.
+async function openCache() {
+  try {
+    return globalThis.caches ? await globalThis.caches.open(kCacheName) : null;
+  } catch (error) {
+    console.warn(`tessera: the model cache is unavailable (${error.message}): loading without it`);
+    return null;
+  }
+}
+
 // Where the weights of JSON loaded from `jsonUrl` are: the file its "weights" field names
-// (relative to the JSON), else the JSON's URL with .bin for .json, if that exists.
+// (relative to the JSON), else the JSON's URL with .bin for .json (for http(s) and file:
+// URLs), if that exists.
 function weightsBeside(jsonUrl, jsonText) {
   if (!jsonUrl) return null;
   let named;
@@ -43,6 +60,7 @@ function weightsBeside(jsonUrl, jsonText) {
   }
   if (typeof named === 'string') return { url: new URL(named, jsonUrl).href, optional: false };
   const sibling = new URL(jsonUrl);
+  if (!['http:', 'https:', 'file:'].includes(sibling.protocol)) return null;
   sibling.pathname = sibling.pathname.replace(/\.json$/, '') + '.bin';
   return { url: sibling.href, optional: true };  // a model without initializers has none
 }
@@ -50,7 +68,7 @@ function weightsBeside(jsonUrl, jsonText) {
 /**
  * Opens a file of a kind ('json', 'weights'): { kind, url, total (bytes, or null when
  * unknown), cached, chunks (async iterable of Uint8Array), stored (the Cache API write, or
- * null) }. An optional file that does not exist is null.
+ * null), cancel() for a download left unread }. An optional file that does not exist is null.
  */
 async function open(url, kind, { readFile, cache }, optional = false) {
   const what = kLabels[kind];
@@ -64,7 +82,7 @@ async function open(url, kind, { readFile, cache }, optional = false) {
     }
     return { kind, url, total: bytes.byteLength, cached: false, chunks: [bytes], stored: null };
   }
-  const hit = await cache?.match(url);
+  const hit = await cache?.match(url).catch(() => null);  // a failing cache is no cache
   if (hit) return { kind, url, total: declaredLength(hit), cached: true, chunks: chunksOf(hit.body), stored: null };
   let response;
   try {
@@ -72,17 +90,23 @@ async function open(url, kind, { readFile, cache }, optional = false) {
   } catch (error) {
     throw new TesseraError(`cannot fetch ${what} ${url}: ${error.message}`);
   }
-  if (optional && response.status === 404) return null;
+  // A server that answers every path with its app page (Vite's dev server) has no such file.
+  const page = response.headers.get('Content-Type')?.startsWith('text/html');
+  if (optional && (kMissing.has(response.status) || (response.ok && page))) return null;
   if (!response.ok) throw new TesseraError(`cannot fetch ${what} ${url}: HTTP ${response.status}`);
   // The cache reads its own branch of the body while the load reads the other. A failed
   // write (storage quota) costs the next load a download, not this one its model.
   const stored = cache?.put(url, response.clone())
     .catch((error) => console.warn(`tessera: could not cache ${url}: ${error.message}`)) ?? null;
-  return { kind, url, total: declaredLength(response), cached: false, chunks: chunksOf(response.body), stored };
+  return { kind, url, total: declaredLength(response), cached: false, chunks: chunksOf(response.body), stored,
+           cancel: () => response.body.cancel().catch(() => {}) };
 }
 
-// Content-Length counts the bytes on the wire: the body's own length only when not encoded.
+// The body's length when the headers tell it for sure, else null. Content-Length counts the
+// bytes on the wire: the body's own length only when not encoded, and a cross-origin
+// response hides its Content-Encoding, so there it is no more than a hint.
 function declaredLength(response) {
+  if (response.type === 'cors' || response.type === 'opaque') return null;
   const encoding = response.headers.get('Content-Encoding');
   const length = Number(response.headers.get('Content-Length'));
   return (!encoding || encoding === 'identity') && response.headers.has('Content-Length') ? length : null;
@@ -145,7 +169,10 @@ async function streamInto(file, from) {
   if (file.total === null) {
     const chunks = [];
     const size = await readChunks(file, from, (chunk) => chunks.push(chunk));
-    const weights = engine.weightsBuffer(size);
+    if (size > kMaxBytes) {
+      throw new TesseraError(`weights ${file.url}: ${size} bytes are more than WebAssembly memory can hold`);
+    }
+    const weights = engine.weightsBuffer(size, `weights ${file.url}`);
     let offset = 0;
     for (const chunk of chunks) {
       weights.write(chunk, offset);
@@ -153,7 +180,11 @@ async function streamInto(file, from) {
     }
     return weights;
   }
-  const weights = engine.weightsBuffer(file.total);
+  if (file.total > kMaxBytes) {
+    file.cancel?.();
+    throw new TesseraError(`weights ${file.url}: ${file.total} bytes are more than WebAssembly memory can hold`);
+  }
+  const weights = engine.weightsBuffer(file.total, `weights ${file.url}`);
   try {
     await readChunks(file, from, (chunk, offset) => weights.write(chunk, offset));
     return weights;

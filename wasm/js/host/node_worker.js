@@ -18,4 +18,7 @@ function loadModule({ flavour, threads }) {
 
 serve({ post: (message, transfer) => parentPort.postMessage(message, transfer),
         listen: (handler) => parentPort.on('message', handler) },
-      loadModule, async (url) => new Uint8Array(await readFile(new URL(url))));
+      loadModule, async (url) => {
+        const bytes = await readFile(new URL(url));
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      });

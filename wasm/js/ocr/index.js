@@ -18,24 +18,38 @@ const isModel = (value) => typeof value?.run === 'function' && Array.isArray(val
  */
 export async function createOcr(engine, options = {}) {
   const { det, cls, rec, dictionary, onProgress, ...rest } = options;
+  const characters = await readDictionary(dictionary);
   const models = {};
-  for (const [key, source] of Object.entries({ det, cls, rec })) {
-    if (isModel(source)) {
-      models[key] = source;
-    } else if (source instanceof URL) {
-      models[key] = await engine.loadModel(source, onProgress && { onProgress: (event) => onProgress({ ...event, model: key }) });
-    } else {
-      throw new TypeError(`createOcr: ${key} must be a loaded Model or the URL of its JSON`);
+  const loaded = [];  // what this call loaded, to free if a later step fails
+  try {
+    for (const [key, source] of Object.entries({ det, cls, rec })) {
+      if (isModel(source)) {
+        models[key] = source;
+      } else if (source instanceof URL) {
+        const progress = onProgress && { onProgress: (event) => onProgress({ ...event, model: key }) };
+        loaded.push(models[key] = await engine.loadModel(source, progress));
+      } else {
+        throw new TypeError(`createOcr: ${key} must be a loaded Model or the URL of its JSON`);
+      }
     }
+    return new Ocr(models, characters, rest);
+  } catch (error) {
+    await Promise.allSettled(loaded.map((model) => model.dispose()));
+    throw error;
   }
-  return new Ocr(models, await readDictionary(dictionary), rest);
 }
 
 async function readDictionary(dictionary) {
   if (Array.isArray(dictionary)) return dictionary;
   let text = dictionary;
   if (dictionary instanceof URL) {
-    const response = await fetch(dictionary);
+    let response;
+    try {
+      response = await fetch(dictionary);
+    } catch (error) {
+      throw new Error(`createOcr: cannot fetch the dictionary ${dictionary.href} (${error.message}); ` +
+                      'in Node, pass its text instead (readFileSync(path, \'utf8\'))');
+    }
     if (!response.ok) throw new Error(`createOcr: cannot fetch the dictionary ${dictionary.href}: HTTP ${response.status}`);
     text = await response.text();
   }

@@ -4,7 +4,7 @@
 // width. Crop widths round up to a few buckets, so the recogniser's specialisations (one per
 // input width) are compiled once and reused.
 import { ctcDecode } from './ctc.js';
-import { detectRects, readingOrder } from './db_postprocess.js';
+import { detectRects, kDetectDefaults, readingOrder } from './db_postprocess.js';
 import { quadSize, rectCorners } from './geometry.js';
 import { checkImage, detectorInput, writeLine } from './image.js';
 
@@ -47,7 +47,7 @@ export class Ocr {
   constructor(models, dictionary, options = {}) {
     this.#models = models;
     this.#dictionary = dictionary;
-    this.#options = { maxSide: 960, dropScore: 0.5, batch: 1, ...options };
+    this.#options = checkOptions({ maxSide: 960, dropScore: 0.5, batch: 1, ...kDetectDefaults, ...defined(options) });
   }
 
   /**
@@ -59,14 +59,14 @@ export class Ocr {
   async read(image) {
     checkImage(image);
     const start = performance.now();
-    const boxes = await this.#detect(image);
+    const found = await this.#detect(image);
     const detected = performance.now();
     const crops = [];
-    for (const box of boxes) crops.push(await this.#straighten(image, box));
+    for (const { quad } of found) crops.push(await this.#straighten(image, quad));
     const classified = performance.now();
     const { reads, compiled, reused } = await this.#recognise(image, crops);
     const end = performance.now();
-    const lines = boxes.map((box, i) => ({ ...reads[i], box }))
+    const lines = found.map(({ box }, i) => ({ ...reads[i], box }))
       .filter((line) => line.text && line.confidence >= this.#options.dropScore);
     return {
       lines,
@@ -75,20 +75,22 @@ export class Ocr {
     };
   }
 
-  // Text lines as quadrilaterals in image pixels, in reading order.
+  // Text lines in image pixels, in reading order: { box } as reported (corners clipped to
+  // the image) and { quad }, the whole rectangle to crop (samples outside repeat the edge).
   async #detect(image) {
     const { tensor, width, height } = detectorInput(image, this.#options.maxSide);
     const { data } = await runOne(this.#models.det, tensor, [1, 3, height, width]);
     const sx = image.width / width;
     const sy = image.height / height;
     const clip = (value, limit) => Math.min(Math.max(value, 0), limit - 1);
-    const lines = detectRects(data, width, height, this.#options).map(({ rect }) => ({
-      box: rectCorners(rect).map(([x, y]) => [clip(x * sx, image.width), clip(y * sy, image.height)]),
-    }));
+    const lines = detectRects(data, width, height, this.#options).map(({ rect }) => {
+      const quad = rectCorners(rect).map(([x, y]) => [x * sx, y * sy]);
+      return { quad, box: quad.map(([x, y]) => [clip(x, image.width), clip(y, image.height)]) };
+    });
     return readingOrder(lines.filter(({ box }) => {
       const { width: w, height: h } = quadSize(box);
       return w > 3 && h > 3;
-    })).map(({ box }) => box);
+    }));
   }
 
   // The quadrilateral to read for `box`, corners relabelled so that reading runs from its
@@ -157,6 +159,23 @@ export class Ocr {
     }
     return reads;
   }
+}
+
+// The options without the keys given as undefined (which would hide the defaults).
+const defined = (options) => Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+
+function checkOptions(options) {
+  const { maxSide, batch, dropScore, threshold, boxThreshold, unclipRatio } = options;
+  const fail = (what) => {
+    throw new TypeError(`ocr: ${what}`);
+  };
+  if (!Number.isInteger(maxSide) || maxSide < 32) fail(`maxSide must be an integer of at least 32, got ${maxSide}`);
+  if (!Number.isInteger(batch) || batch < 1) fail(`batch must be a positive integer, got ${batch}`);
+  for (const [name, value] of Object.entries({ dropScore, threshold, boxThreshold })) {
+    if (!(value >= 0 && value <= 1)) fail(`${name} must be a number from 0 to 1, got ${value}`);
+  }
+  if (!(unclipRatio >= 0)) fail(`unclipRatio must be a non-negative number, got ${unclipRatio}`);
+  return options;
 }
 
 // Columns of a crop scaled to kRows rows, keeping its aspect ratio, times `scale`.
