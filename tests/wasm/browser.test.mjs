@@ -5,7 +5,7 @@
 // with a warning and computes the same outputs.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 
@@ -14,9 +14,6 @@ import { createStaticServer, listen } from '../../scripts/static-server.mjs';
 import { launchChromium } from '../support/chromium.mjs';
 import { zooInput, zooModel } from './models.mjs';
 import { appDir } from './package.mjs';
-
-const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json',
-  '.wasm': 'application/wasm', '.bin': 'application/octet-stream' };
 
 const zoo = zooModel('mobilenetv2_b1');
 const input = zooInput(zoo, 41).data;
@@ -55,26 +52,18 @@ window.result = (async () => {
 })().catch((error) => ({ error: String(error?.stack ?? error) }));
 </script>`;
 
-// One server, two origins' worth of headers: port A isolated (COOP + COEP), port B plain.
+// A server for the page with these engine options: the page and its input from a folder of
+// their own, the installed package's files and the model beside them; cross-origin isolated
+// (COOP + COEP) or plain.
 function serve(isolated, engineOptions = {}) {
-  const roots = { '/models/': path.dirname(zoo.json), '/': appDir() };
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url, 'http://localhost');
-    if (isolated) {
-      response.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
-      response.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
-    }
-    if (url.pathname === '/') return response.writeHead(200, { 'Content-Type': 'text/html' }).end(page(engineOptions));
-    if (url.pathname === '/input.bin') return response.writeHead(200).end(Buffer.from(input.buffer));
-    const [prefix, root] = Object.entries(roots).find(([p]) => url.pathname.startsWith(p));
-    const file = path.join(root, decodeURIComponent(url.pathname.slice(prefix.length)));
-    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      return response.writeHead(404).end();
-    }
-    response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(response);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-page-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'index.html'), page(engineOptions));
+  fs.writeFileSync(path.join(dir, 'input.bin'), Buffer.from(input.buffer));
+  const routes = [['/models/', path.dirname(zoo.json)], ['/node_modules/', path.join(appDir(), 'node_modules')],
+    ['/', dir]];
+  const server = createStaticServer(routes, { isolated });
+  return listen(server).then(() => server);
 }
 
 let browser;
