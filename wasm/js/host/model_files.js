@@ -169,22 +169,11 @@ async function streamInto(file, from) {
   if (file.total === null) {
     const chunks = [];
     const size = await readChunks(file, from, (chunk) => chunks.push(chunk));
-    if (size > kMaxBytes) {
-      throw new TesseraError(`weights ${file.url}: ${size} bytes are more than WebAssembly memory can hold`);
-    }
-    const weights = engine.weightsBuffer(size, `weights ${file.url}`);
-    let offset = 0;
-    for (const chunk of chunks) {
-      weights.write(chunk, offset);
-      offset += chunk.byteLength;
-    }
+    const weights = engine.weightsBuffer(checkSize(size, file), `weights ${file.url}`);
+    placeChunks(chunks, (chunk, offset) => weights.write(chunk, offset));
     return weights;
   }
-  if (file.total > kMaxBytes) {
-    file.cancel?.();
-    throw new TesseraError(`weights ${file.url}: ${file.total} bytes are more than WebAssembly memory can hold`);
-  }
-  const weights = engine.weightsBuffer(file.total, `weights ${file.url}`);
+  const weights = engine.weightsBuffer(checkSize(file.total, file), `weights ${file.url}`);
   try {
     await readChunks(file, from, (chunk, offset) => weights.write(chunk, offset));
     return weights;
@@ -194,13 +183,25 @@ async function streamInto(file, from) {
   }
 }
 
+// `bytes`, when a wasm32 buffer can hold that many; else the download stops with an error.
+function checkSize(bytes, file) {
+  if (bytes <= kMaxBytes) return bytes;
+  file.cancel?.();
+  throw new TesseraError(`weights ${file.url}: ${bytes} bytes are more than WebAssembly memory can hold`);
+}
+
+// Calls put(chunk, offset) with each chunk's offset in the whole.
+function placeChunks(chunks, put) {
+  let offset = 0;
+  for (const chunk of chunks) {
+    put(chunk, offset);
+    offset += chunk.byteLength;
+  }
+}
+
 function concat(chunks, size) {
   if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  placeChunks(chunks, (chunk, offset) => bytes.set(chunk, offset));
   return bytes;
 }
