@@ -1,4 +1,4 @@
-// tessera: the native command line (run, bench, inspect, trace).
+// tessera: the native command line (run, bench, inspect, trace, calibrate, predict).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -19,6 +19,8 @@ constexpr const char* kUsage =
     "           or the machine's peak FLOP rate with --peak\n"
     "  inspect  show ops, shapes, FLOPs, tiles, edges, critical path and the arena plan\n"
     "  trace    write a Chrome/Perfetto trace of every tile of one run\n"
+    "  calibrate  measure this machine's kernels and runtime into a cost-model profile\n"
+    "  predict  predict latency and per-node time from the profile (--measure: next to measured)\n"
     "\n"
     "`tessera <command> --help` describes each command's options.\n";
 
@@ -34,6 +36,8 @@ int main(int argc, char** argv) {
   if (command == "bench") return tessera::cli::bench_command(argc, argv);
   if (command == "inspect") return tessera::cli::inspect_command(argc, argv);
   if (command == "trace") return tessera::cli::trace_command(argc, argv);
+  if (command == "calibrate") return tessera::cli::calibrate_command(argc, argv);
+  if (command == "predict") return tessera::cli::predict_command(argc, argv);
   std::fprintf(stderr, "tessera: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
   return 1;
 }

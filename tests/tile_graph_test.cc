@@ -182,7 +182,7 @@ TEST_CASE("the simulator replays compiled graphs: every task after its parents, 
     INFO(path);
     auto c = compile_model(path, 3, true);
     std::vector<double> seconds;
-    for (const tiles::Task& task : c->tiles.tasks) seconds.push_back(1e-9 * (task.flops + 1000));
+    for (const tiles::Task& task : c->tiles.tasks) seconds.push_back(1e-9 * (task.cost.flops + 1000));
     const std::vector<plan::SimTask> tasks = plan::sim_tasks(c->tiles, seconds);
     double work = 0;
     for (double s : seconds) work += s;

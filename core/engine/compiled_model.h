@@ -37,6 +37,7 @@ class CompiledModel final : public Model {
   Result<ModelInfo> info(const InputDims& dims) const override;
   Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const override;
   ModelMemory memory() const override;
+  Result<ModelPrediction> predict(const InputDims& dims, const PredictOptions& options) const override;
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;

@@ -1,5 +1,5 @@
-// JSON exports of the public API: the compiled model (inspect) and the tile timeline
-// (Chrome / Perfetto trace).
+// JSON exports of the public API: the compiled model (inspect), predictions and the tile
+// timeline (Chrome / Perfetto trace).
 #include <nlohmann/json.hpp>
 
 #include "tessera/engine.h"
@@ -56,6 +56,20 @@ std::string model_signature_json(const Model& model) {
   };
   return nlohmann::json{{"name", model.name()}, {"inputs", values(model.inputs())}, {"outputs", values(model.outputs())}}
       .dump();
+}
+
+std::string model_prediction_json(const ModelPrediction& p) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const NodePrediction& n : p.nodes) nodes.push_back({{"name", n.name}, {"op", n.op}, {"ms", n.ms}});
+  const nlohmann::json root = {{"calibrated", p.calibrated},
+                               {"profile", p.profile},
+                               {"threads", p.threads},
+                               {"scheduler", scheduler_name(p.scheduler)},
+                               {"latency_ms", p.latency_ms},
+                               {"critical_path_ms", p.critical_path_ms},
+                               {"idle_ms", p.idle_ms},
+                               {"nodes", nodes}};
+  return root.dump();
 }
 
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events) {

@@ -40,7 +40,7 @@ void batch_norm_affine(const BatchNormAttrs& a, int64_t channels, const float* g
 
 OpCost cost(const BatchNormAttrs&, const OpShapes&, const Region& out) {
   const double n = static_cast<double>(out.element_count());
-  return {2 * n, 8 * n};
+  return {.flops = 2 * n, .bytes = 8 * n, .kind = WorkKind::kElementwise};
 }
 
 std::optional<Region> footprint(const BatchNormAttrs&, const OpShapes&, const Region& out, int input) {

@@ -99,7 +99,7 @@ OpCost cost(const BinaryAttrs&, const OpShapes& s, const Region& out) {
   const double n = static_cast<double>(out.element_count());
   double bytes = 4 * n;
   for (const Shape& in : s.inputs) bytes += 4.0 * broadcast_footprint(in, s.output, out).element_count();
-  return {n, bytes};
+  return {.flops = n, .bytes = bytes, .kind = WorkKind::kElementwise};
 }
 
 std::optional<Region> footprint(const BinaryAttrs&, const OpShapes& s, const Region& out, int input) {

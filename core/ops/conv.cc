@@ -54,7 +54,14 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   double bytes = 4 * outputs;
   if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
-  return {flops, bytes};
+  const int64_t channels = s.output[1];
+  if (a.group == channels && a.group == s.inputs[0][1]) {
+    return {.flops = flops, .bytes = bytes, .kind = WorkKind::kDepthwise};
+  }
+  const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
+  const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;
+  return {flops, bytes, WorkKind::kGemm, {pixels, std::min(out.extent(1), channels / a.group), depth},
+          a.epilogue.activation};
 }
 
 std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Region& out, int input) {

@@ -151,7 +151,9 @@ OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
   double bytes = 4 * outputs;
   if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
-  return {flops, bytes};
+  const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
+  const auto depth = static_cast<int64_t>(static_cast<double>(cin_per_group) * taps + 0.5);
+  return {flops, bytes, WorkKind::kGemm, {pixels, out.extent(1), std::max<int64_t>(1, depth)}};
 }
 
 std::optional<Region> footprint(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out, int input) {

@@ -290,7 +290,9 @@ OpCost cost(const EinsumAttrs& a, const OpShapes& s, const Region& out) {
   for (size_t k = 0; k < s.inputs.size(); ++k) {
     bytes += 4.0 * static_cast<double>(footprint(a, s, out, static_cast<int>(k))->element_count());
   }
-  return {n * static_cast<double>(summed_count(a)) * static_cast<double>(s.inputs.size()), bytes};
+  return {.flops = n * static_cast<double>(summed_count(a)) * static_cast<double>(s.inputs.size()),
+          .bytes = bytes,
+          .kind = WorkKind::kElementwise};
 }
 
 std::optional<Region> footprint(const EinsumAttrs& a, const OpShapes& s, const Region& out, int input) {

@@ -113,7 +113,7 @@ Result<ParsedOp> parse_group_norm(NodeParser& p) {
 
 OpCost cost(const GroupNormAttrs&, const OpShapes&, const Region& out) {
   const double n = static_cast<double>(out.element_count());
-  return {8 * n, 8 * n};
+  return {.flops = 8 * n, .bytes = 8 * n, .kind = WorkKind::kNormalize};
 }
 
 std::optional<Region> footprint(const GroupNormAttrs&, const OpShapes&, const Region& out, int input) {

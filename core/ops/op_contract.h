@@ -46,10 +46,34 @@ class FloatInputs {
   std::span<const void* const> in_;
 };
 
+// Which calibrated rate prices a region's work (core/plan/cost_model.h). Every kind but
+// kCopy is priced by its compute and by its memory traffic, whichever takes longer.
+enum class WorkKind : uint8_t {
+  kCopy,         // moves bytes (Concat, Slice, Gather, ...): `bytes` alone
+  kPermute,      // a strided copy (Transpose, Relayout): `bytes` at the permute rate
+  kElementwise,  // arithmetic per output element
+  kUnary,        // the function `unary` per output element
+  kGemm,         // matrix products of shape `gemm`, `flops` in all, then `unary` if fused
+  kDepthwise,    // depthwise convolution: `flops`
+  kPool,         // a window per output: `flops` = taps visited
+  kSoftmax,      // rows
+  kNormalize,    // layer or group normalisation rows
+};
+
+// One GEMM a region runs (a batch of them when flops exceed 2 * rows * columns * depth).
+struct GemmShape {
+  int64_t rows = 0;
+  int64_t columns = 0;
+  int64_t depth = 0;
+};
+
 // Work of one output region: what the cost model and tile sizing weigh.
 struct OpCost {
   double flops = 0;
   double bytes = 0;  // bytes read + written, counting each tensor region once
+  WorkKind kind = WorkKind::kCopy;
+  GemmShape gemm = {};
+  kernels::UnaryOp unary = kernels::UnaryOp::kCopy;
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut

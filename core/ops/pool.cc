@@ -50,7 +50,7 @@ OpCost cost(const PoolAttrs& a, const OpShapes& s, const Region& out) {
                                                                   : static_cast<double>(a.kernel_h * a.kernel_w);
   double bytes = 4 * outputs;
   if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
-  return {outputs * window, bytes};
+  return {.flops = outputs * window, .bytes = bytes, .kind = WorkKind::kPool};
 }
 
 std::optional<Region> footprint(const PoolAttrs& a, const OpShapes& s, const Region& out, int) {

@@ -187,7 +187,9 @@ OpCost cost(const ResizeAttrs& a, const OpShapes& s, const Region& out) {
   int resized = 0;
   for (size_t d = 0; d < a.scale.size(); ++d) resized += a.resizes(static_cast<int>(d)) ? 1 : 0;
   const double flops = a.mode == Mode::kLinear ? n * 3.0 * resized : 0.0;
-  return {flops, 4.0 * n + 4.0 * static_cast<double>(footprint(a, s, out, 0)->element_count())};
+  return {.flops = flops,
+          .bytes = 4.0 * n + 4.0 * static_cast<double>(footprint(a, s, out, 0)->element_count()),
+          .kind = flops > 0 ? WorkKind::kElementwise : WorkKind::kCopy};
 }
 
 std::optional<Region> footprint(const ResizeAttrs& a, const OpShapes& s, const Region& out, int input) {

@@ -23,7 +23,7 @@ Result<ParsedOp> parse_softmax(NodeParser& p) {
 
 OpCost cost(const SoftmaxAttrs&, const OpShapes&, const Region& out) {
   const double n = static_cast<double>(out.element_count());
-  return {5 * n, 8 * n};
+  return {.flops = 5 * n, .bytes = 8 * n, .kind = WorkKind::kSoftmax};
 }
 
 std::optional<Region> footprint(const SoftmaxAttrs&, const OpShapes&, const Region& out, int) { return out; }

@@ -179,7 +179,9 @@ Result<ParsedOp> parse_space_to_depth(NodeParser& p) {
 }
 
 OpCost cost(const SpaceDepthAttrs&, const OpShapes& s, const Region& out) {
-  return {0, 2.0 * static_cast<double>(out.element_count() * static_cast<int64_t>(dtype_size(s.output_dtype)))};
+  return {.flops = 0,
+          .bytes = 2.0 * static_cast<double>(out.element_count() * static_cast<int64_t>(dtype_size(s.output_dtype))),
+          .kind = WorkKind::kPermute};
 }
 
 std::optional<Region> footprint(const SpaceDepthAttrs& a, const OpShapes& s, const Region& out, int input) {

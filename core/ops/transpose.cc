@@ -41,7 +41,7 @@ Strides input_strides_on_output(const TransposeAttrs& a, const Strides& input_st
 }  // namespace
 
 OpCost cost(const TransposeAttrs&, const OpShapes&, const Region& out) {
-  return {0, 8.0 * static_cast<double>(out.element_count())};
+  return {.flops = 0, .bytes = 8.0 * static_cast<double>(out.element_count()), .kind = WorkKind::kPermute};
 }
 
 std::optional<Region> footprint(const TransposeAttrs& a, const OpShapes& s, const Region& out, int) {

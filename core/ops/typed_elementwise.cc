@@ -344,7 +344,9 @@ OpCost cost(const ElementwiseAttrs&, const OpShapes& s, const Region& out) {
     bytes += static_cast<double>(dtype_size(s.input_dtypes[i]) *
                                  broadcast_footprint(s.inputs[i], s.output, out).element_count());
   }
-  return {n * static_cast<double>(std::max<size_t>(1, s.inputs.size() - 1)), bytes};
+  return {.flops = n * static_cast<double>(std::max<size_t>(1, s.inputs.size() - 1)),
+          .bytes = bytes,
+          .kind = WorkKind::kElementwise};
 }
 
 std::optional<Region> footprint(const ElementwiseAttrs&, const OpShapes& s, const Region& out, int input) {

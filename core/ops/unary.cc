@@ -125,9 +125,12 @@ Result<ParsedOp> parse_unary(NodeParser& p) {
   return ParsedOp{a, p.shape(0), {}, p.dtype(0)};
 }
 
-OpCost cost(const UnaryAttrs&, const OpShapes& s, const Region& out) {
+OpCost cost(const UnaryAttrs& a, const OpShapes& s, const Region& out) {
   const double n = static_cast<double>(out.element_count());
-  return {n, 2.0 * static_cast<double>(dtype_size(s.output_dtype)) * n};
+  return {.flops = n,
+          .bytes = 2.0 * static_cast<double>(dtype_size(s.output_dtype)) * n,
+          .kind = WorkKind::kUnary,
+          .unary = a.op};
 }
 
 std::optional<Region> footprint(const UnaryAttrs&, const OpShapes&, const Region& out, int) { return out; }

@@ -73,9 +73,9 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       Task task;
       task.node = static_cast<uint32_t>(out.nodes.size());
       task.region = region;
-      task.flops = ops::op_cost(node.attrs, shapes, region).flops;
+      task.cost = ops::op_cost(node.attrs, shapes, region);
       out.scratch_floats = std::max<int64_t>(out.scratch_floats, c.kernel->scratch_floats(region));
-      c.flops += task.flops;
+      c.flops += task.cost.flops;
       out.tasks.push_back(task);
     });
     c.task_count = static_cast<uint32_t>(out.tasks.size()) - c.first_task;
@@ -120,7 +120,7 @@ CriticalPath critical_path(const TileGraph& graph) {
   std::vector<CriticalPath> best(graph.tasks.size());
   CriticalPath overall;
   for (size_t t = 0; t < graph.tasks.size(); ++t) {
-    best[t].flops += graph.tasks[t].flops;
+    best[t].flops += graph.tasks[t].cost.flops;
     best[t].tasks += 1;
     if (best[t].flops > overall.flops) overall = best[t];
     for (uint32_t i = graph.tasks[t].children_begin; i < graph.tasks[t].children_end; ++i) {

@@ -17,7 +17,7 @@ struct Task {
   uint32_t children_begin = 0;  // range in TileGraph::children
   uint32_t children_end = 0;
   ops::Region region;  // the output region this task computes
-  double flops = 0;
+  ops::OpCost cost;    // its work, as the cost model prices it
 };
 
 struct CompiledNode {

@@ -1,8 +1,11 @@
-// Machine calibration: the measured FP32 peak and what the GEMM micro-kernel reaches.
-// These are the denominators of every "% of peak" Tessera reports.
+// Machine calibration: the measured FP32 peak and what the GEMM micro-kernel reaches (the
+// denominators of every "% of peak" Tessera reports), and the profile the cost model
+// predicts from (docs/cost-model.md).
 #pragma once
 
 #include <string>
+
+#include "tessera/status.h"
 
 namespace tessera {
 
@@ -24,5 +27,20 @@ struct GemmMeasurement {
 
 // C[m x n] = A[m x k] * B through the best GEMM micro-kernel, single-threaded.
 GemmMeasurement measure_gemm(int m, int n, int k, double seconds);
+
+struct CalibrateOptions {
+  std::string isa = "auto";  // kernels to measure: "auto" (the best here), "avx512", "avx2", "scalar"
+  bool quick = false;        // under 10 s instead of under 2 min, with coarser GEMM curves
+  int threads = 0;           // cores the shared bandwidth and hand-overs are measured on (0: all)
+};
+
+// Runs the calibration microbenchmarks of Tessera's kernels and runtime; returns the profile
+// as JSON (versioned; names the CPU, ISA, build, cores and date).
+Result<std::string> calibrate(const CalibrateOptions& options);
+
+// Where `tessera calibrate` keeps the profile of this build for `isa`, and where predictions
+// look for it: $TESSERA_PROFILE_DIR, else $XDG_CACHE_HOME/tessera, else ~/.cache/tessera;
+// the file is profile-<build>-<isa>.json. Empty in a build without a file system.
+std::string default_profile_path(const std::string& isa);
 
 }  // namespace tessera

@@ -107,6 +107,33 @@ class Executor {
   virtual int threads() const = 0;
 };
 
+// What the cost model predicts for one specialisation on `threads` threads
+// (docs/cost-model.md).
+struct PredictOptions {
+  int threads = 1;
+  Scheduler scheduler = Scheduler::kDynamic;  // dynamic or barrier
+  // A profile's JSON (tessera::calibrate). Empty: the profile at default_profile_path for the
+  // model's ISA when there is one, else uncalibrated guesses.
+  std::string profile;
+};
+
+struct NodePrediction {
+  std::string name;
+  std::string op;
+  double ms = 0;  // the sum of its tiles' kernel times (what a trace measures per node)
+};
+
+struct ModelPrediction {
+  bool calibrated = false;  // false: no profile for this ISA; the numbers are guesses
+  std::string profile;      // "avx512 native, AMD EPYC ..., 2026-11-24T..." or "uncalibrated"
+  int threads = 1;
+  Scheduler scheduler = Scheduler::kDynamic;
+  double latency_ms = 0;
+  double critical_path_ms = 0;
+  std::vector<double> idle_ms;  // per thread
+  std::vector<NodePrediction> nodes;  // in ModelInfo::nodes order
+};
+
 class Model {
  public:
   // Reads `path` (model JSON) and its weights file (see docs/model-format.md).
@@ -127,6 +154,9 @@ class Model {
   // table (token ids into an embedding) uniform over its rows; other integers and bools 0/1.
   virtual Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const = 0;
   virtual ModelMemory memory() const = 0;
+  // Predicted latency and per-node time of the specialisation for `dims`. A profile made for
+  // another ISA or build is refused, naming both.
+  virtual Result<ModelPrediction> predict(const InputDims& dims, const PredictOptions& options) const = 0;
 };
 
 class Session {
@@ -160,6 +190,10 @@ std::string model_info_json(const ModelInfo& info);
 // The model's declared inputs and outputs as JSON: {"name", "inputs": [{"name", "dtype",
 // "dims": [1, "seq"]}], "outputs": [...]}.
 std::string model_signature_json(const Model& model);
+
+// A prediction as JSON: {"calibrated", "profile", "threads", "scheduler", "latency_ms",
+// "critical_path_ms", "idle_ms": [...], "nodes": [{"name", "op", "ms"}]}.
+std::string model_prediction_json(const ModelPrediction& prediction);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);

@@ -5,11 +5,11 @@
 #include <chrono>
 #include <limits>
 #include <random>
-#include <vector>
 
 #include "core/base/aligned_buffer.h"
 #include "core/kernels/gemm/gemm_driver.h"
 #include "core/kernels/peak/peak_loops.h"
+#include "core/kernels/peak/timing.h"
 
 namespace tessera::kernels {
 
@@ -29,32 +29,6 @@ PeakLoop peak_loop(Isa isa) {
     case Isa::kScalar: return f32_fma_peak_scalar;
     default: return nullptr;
   }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Calls run() (one timed repetition, returning its seconds) at least 5 times and until
-// `seconds` have passed; returns the median repetition time.
-template <class Run>
-double median_seconds(double seconds, Run run) {
-  std::vector<double> times;
-  const auto start = std::chrono::steady_clock::now();
-  while (times.size() < 5 || (seconds_since(start) < seconds && times.size() < 100000)) {
-    times.push_back(run());
-  }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
-}
-
-AlignedBuffer random_buffer(size_t floats, std::mt19937& rng) {
-  AlignedBuffer buffer = AlignedBuffer::allocate(floats * sizeof(float));
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  if (buffer.data() != nullptr) {
-    for (size_t i = 0; i < floats; ++i) buffer.as<float>()[i] = dist(rng);
-  }
-  return buffer;
 }
 
 }  // namespace

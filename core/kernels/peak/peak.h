@@ -1,5 +1,5 @@
 // Microbenchmarks that calibrate the cost model: the FMA peak of one core per ISA and the
-// rates the GEMM and depthwise kernels reach on given shapes. Single-threaded; each call
+// rates the GEMM, depthwise, elementwise, row and pool kernels reach on given shapes. Single-threaded; each call
 // allocates its own buffers and is safe to call from any one thread at a time.
 #pragma once
 
@@ -7,6 +7,7 @@
 
 #include "core/base/cpu_features.h"
 #include "core/kernels/dwconv/dwconv.h"
+#include "core/kernels/elementwise/elementwise.h"
 #include "core/kernels/gemm/gemm.h"
 
 namespace tessera::kernels {
@@ -24,5 +25,14 @@ double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t 
 // Median GFLOP/s (2 * out_h * out_w * channels * taps per run, padding taps included) of one
 // whole-image call of `kernel` on random data; 0 as above.
 double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds);
+
+// Nanoseconds per element of the best kernels up to `isa` on data resident in the L2 cache
+// (median over about `seconds`); 0 when `isa` is not supported here.
+double measure_unary_ns(Isa isa, UnaryOp op, double seconds);     // y = op(x)
+double measure_binary_ns(Isa isa, double seconds);                // y = a + b
+double measure_softmax_ns(Isa isa, size_t row, double seconds);   // rows of `row` floats
+double measure_layer_norm_ns(Isa isa, size_t row, double seconds);
+// Nanoseconds per window tap of a 3x3 stride-2 MaxPool.
+double measure_pool_tap_ns(Isa isa, double seconds);
 
 }  // namespace tessera::kernels

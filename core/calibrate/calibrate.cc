@@ -1,0 +1,104 @@
+// Runs every calibration microbenchmark and gathers the profile.
+#include "core/calibrate/calibrate.h"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <string>
+
+#include "core/kernels/peak/peak.h"
+#include "core/ops/unary.h"
+
+namespace tessera::calibration {
+
+namespace {
+
+constexpr kernels::UnaryOp kUnaryOps[] = {
+    kernels::UnaryOp::kRelu,     kernels::UnaryOp::kLeakyRelu,  kernels::UnaryOp::kClip,
+    kernels::UnaryOp::kSigmoid,  kernels::UnaryOp::kTanh,       kernels::UnaryOp::kHardSigmoid,
+    kernels::UnaryOp::kHardSwish, kernels::UnaryOp::kErf,       kernels::UnaryOp::kGelu,
+    kernels::UnaryOp::kGeluTanh, kernels::UnaryOp::kSqrt,       kernels::UnaryOp::kExp,
+    kernels::UnaryOp::kNeg,      kernels::UnaryOp::kAbs,        kernels::UnaryOp::kReciprocal,
+    kernels::UnaryOp::kSin,      kernels::UnaryOp::kCos,        kernels::UnaryOp::kLog,
+    kernels::UnaryOp::kFloor,    kernels::UnaryOp::kCeil,       kernels::UnaryOp::kRound,
+    kernels::UnaryOp::kSign,     kernels::UnaryOp::kSoftplus,   kernels::UnaryOp::kElu,
+    kernels::UnaryOp::kSelu,     kernels::UnaryOp::kMish,       kernels::UnaryOp::kCopy};
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+// A microbenchmark that could not run (0) leaves a profile no cost can come from.
+Status require(double value, const char* what) {
+  if (value > 0) return {};
+  return Status::error(std::string("calibrate: measuring ") + what + " failed (out of memory, or an ISA not supported here)");
+}
+
+}  // namespace
+
+std::string build_flavor() {
+#if defined(__EMSCRIPTEN__) && defined(__EMSCRIPTEN_PTHREADS__)
+  return "wasm-threads";
+#elif defined(__EMSCRIPTEN__)
+  return "wasm-single";
+#else
+  return "native";
+#endif
+}
+
+std::string cpu_model() {
+#if !defined(__EMSCRIPTEN__)
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+  }
+#endif
+  return "unknown";
+}
+
+Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budget) {
+  if (!isa_supported(isa)) return Status::error("calibrate: " + std::string(isa_name(isa)) + " is not supported here");
+  plan::Profile p;
+  p.calibrated = true;
+  p.cpu = cpu_model();
+  p.isa = std::string(isa_name(isa));
+  p.build = build_flavor();
+  p.cores = threads < 1 ? 1 : threads;
+  p.date = utc_now();
+  p.quick = budget.quick;
+  const double point = budget.point();
+
+  p.gemm = measure_gemm_curve(isa, budget);
+  for (double g : p.gemm.gflops) TESSERA_RETURN_IF_ERROR(require(g, "the GEMM kernel"));
+  kernels::DwConvGeometry dw{58, 58, 96, 56, 56, 3, 3, 1, 1, 1, 1, 0, 0};
+  p.depthwise_gflops = kernels::measure_dwconv_gflops(kernels::best_dwconv_kernel(isa), dw, point);
+  p.elementwise_ns = kernels::measure_binary_ns(isa, point);
+  for (kernels::UnaryOp op : kUnaryOps) {
+    const double ns = kernels::measure_unary_ns(isa, op, point / 4);
+    TESSERA_RETURN_IF_ERROR(require(ns, ops::unary_op_name(op)));
+    p.unary_ns[ops::unary_op_name(op)] = ns;
+  }
+  p.softmax_ns = kernels::measure_softmax_ns(isa, 128, point);
+  p.normalize_ns = kernels::measure_layer_norm_ns(isa, 768, point);
+  p.pool_tap_ns = kernels::measure_pool_tap_ns(isa, point);
+  TESSERA_ASSIGN_OR_RETURN(p.permute_ns, measure_permute_ns(isa, budget));
+  TESSERA_RETURN_IF_ERROR(require(p.depthwise_gflops, "the depthwise kernel"));
+  TESSERA_RETURN_IF_ERROR(require(p.elementwise_ns, "the elementwise kernel"));
+  TESSERA_RETURN_IF_ERROR(require(p.softmax_ns * p.normalize_ns, "the row kernels"));
+  TESSERA_RETURN_IF_ERROR(require(p.pool_tap_ns * p.permute_ns, "the pool and permute kernels"));
+
+  p.memory = measure_memory(p.cores, budget);
+  for (const plan::MemoryLevel& level : p.memory) {
+    TESSERA_RETURN_IF_ERROR(require(level.read_gbps * level.copy_gbps * level.shared_gbps, "memory bandwidth"));
+  }
+  p.executor = measure_executor(p.cores, budget);
+  TESSERA_ASSIGN_OR_RETURN(p.in_model, fit_in_model(p, isa, budget));
+  return p;
+}
+
+}  // namespace tessera::calibration

@@ -1,0 +1,46 @@
+// Calibration: microbenchmarks of Tessera's own kernels and runtime on this machine, gathered
+// into a profile (core/plan/profile.h) for the cost model. Measuring lives here, outside
+// core/plan; each part runs for a time budget (quick mode: a tenth of it).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "core/base/cpu_features.h"
+#include "core/plan/profile.h"
+#include "tessera/status.h"
+
+namespace tessera::calibration {
+
+struct Budget {
+  bool quick = false;
+  // Seconds per measured point: quick mode trades precision for a run under 10 s.
+  double point() const { return quick ? 0.02 : 0.12; }
+};
+
+// GFLOP/s of the best GEMM kernel up to `isa` over a grid of tile shapes.
+plan::GemmCurve measure_gemm_curve(Isa isa, const Budget& budget);
+
+// Read, copy and all-core bandwidth at working sets inside each cache level and in DRAM.
+std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget);
+
+// The executor's per-task, per-edge, steal and wake-up costs, from synthetic tile graphs of
+// empty and fixed-length tiles run on `threads` threads.
+plan::ExecutorCosts measure_executor(int threads, const Budget& budget);
+
+// Nanoseconds per byte of the Transpose kernel, timed on a compiled one-node model.
+Result<double> measure_permute_ns(Isa isa, const Budget& budget);
+
+// Per kind of work, measured against predicted tile times on a calibration network compiled
+// like any model (at several tile sizes), `profile` holding every rate above.
+Result<std::map<std::string, plan::InModel>> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget);
+
+// "native", "wasm-threads" or "wasm-single": which build's runtime a profile describes.
+std::string build_flavor();
+// The CPU's model name ("AMD EPYC 9R14 96-Core Processor"), or "unknown" (e.g. in a browser).
+std::string cpu_model();
+
+// Everything above, plus the per-element rates of the other kernel families.
+Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budget);
+
+}  // namespace tessera::calibration

@@ -1,0 +1,105 @@
+// The executor's own costs, from synthetic tile graphs whose tiles do nothing (or spin for a
+// fixed time): what the simulator adds to every tile, edge and hand-over between threads.
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+#include "core/calibrate/calibrate.h"
+#include "core/kernels/peak/timing.h"
+#include "core/runtime/executor.h"
+
+namespace tessera::calibration {
+
+namespace {
+
+// A tile that spins for a fixed time (0: returns at once).
+class SpinKernel final : public ops::TileKernel {
+ public:
+  explicit SpinKernel(double seconds) : seconds_(seconds) {}
+  void run(const ops::Region&, const ops::ExecContext&) const override {
+    if (seconds_ <= 0) return;
+    const auto start = std::chrono::steady_clock::now();
+    while (kernels::seconds_since(start) < seconds_) {
+    }
+  }
+  std::string kernel_name() const override { return "calibration_spin"; }
+
+ private:
+  double seconds_;
+};
+
+// Layers of `width` tasks each; with all_to_all every task of a layer depends on every task
+// of the one before, else the graph has no edges.
+tiles::TileGraph layered(int layers, int width, bool all_to_all, double tile_seconds) {
+  tiles::TileGraph g;
+  for (int layer = 0; layer < layers; ++layer) {
+    tiles::CompiledNode node;
+    node.name = "layer" + std::to_string(layer);
+    node.op = "Spin";
+    node.kernel = std::make_unique<SpinKernel>(tile_seconds);
+    node.first_task = static_cast<uint32_t>(g.tasks.size());
+    node.task_count = static_cast<uint32_t>(width);
+    for (int t = 0; t < width; ++t) {
+      tiles::Task task;
+      task.node = static_cast<uint32_t>(layer);
+      task.region.rank = 1;
+      task.region.end[0] = 1;
+      task.parents = all_to_all && layer > 0 ? static_cast<uint32_t>(width) : 0;
+      g.tasks.push_back(task);
+    }
+    g.nodes.push_back(std::move(node));
+  }
+  for (size_t t = 0; t < g.tasks.size(); ++t) {
+    tiles::Task& task = g.tasks[t];
+    task.children_begin = static_cast<uint32_t>(g.children.size());
+    const int layer = static_cast<int>(task.node);
+    if (all_to_all && layer + 1 < layers) {
+      for (int c = 0; c < width; ++c) g.children.push_back(static_cast<uint32_t>((layer + 1) * width + c));
+    }
+    task.children_end = static_cast<uint32_t>(g.children.size());
+  }
+  g.data_edges = g.children.size();
+  return g;
+}
+
+// Median seconds of one run of `graph` on `executor`.
+double time_runs(runtime::Executor& executor, const tiles::TileGraph& graph, double seconds) {
+  std::vector<AlignedBuffer> scratch_buffers;
+  std::vector<float*> scratch;
+  for (int t = 0; t < executor.threads(); ++t) {
+    scratch_buffers.push_back(AlignedBuffer::allocate(64));
+    scratch.push_back(scratch_buffers.back().as<float>());
+  }
+  AlignedBuffer arena = AlignedBuffer::allocate(64);
+  return kernels::median_seconds_of(seconds, [&] { executor.run(graph, arena.data(), scratch, {}, nullptr); });
+}
+
+}  // namespace
+
+plan::ExecutorCosts measure_executor(int threads, const Budget& budget) {
+  plan::ExecutorCosts costs;
+  const double seconds = budget.point();
+  {
+    runtime::Executor one(1);
+    constexpr int kTasks = 4096;
+    costs.task = time_runs(one, layered(1, kTasks, false, 0), seconds) / kTasks;
+    constexpr int kWidth = 64;  // two layers, every task of the second waits for all of the first
+    const double t = time_runs(one, layered(2, kWidth, true, 0), seconds);
+    costs.edge = std::max(0.0, (t - 2 * kWidth * costs.task) / (kWidth * kWidth));
+  }
+  if (threads > 1) {
+    // Two threads through layers of two 20 us tiles: each layer hands one tile to the other
+    // thread, which was spinning for work, so what a layer takes beyond 20 us is that
+    // hand-over (and the tiles' own costs).
+    runtime::Executor two(2);
+    constexpr int kLayers = 100;
+    constexpr double kTile = 20e-6;
+    const double t = time_runs(two, layered(kLayers, 2, true, kTile), seconds * 2);
+    const double per_layer = t / kLayers - kTile - costs.task - 2 * costs.edge;
+    costs.steal = std::max(0.0, per_layer);
+  }
+  return costs;
+}
+
+}  // namespace tessera::calibration

@@ -1,0 +1,127 @@
+// Bandwidth of one thread and of all cores at working sets inside each level of the memory
+// hierarchy.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/base/aligned_buffer.h"
+#include "core/calibrate/calibrate.h"
+#include "core/kernels/peak/timing.h"
+
+namespace tessera::calibration {
+
+namespace {
+
+// A cache level's capacity as Linux describes cpu0's caches ("32768K"), 0 if it does not.
+// sysfs rather than sysconf: in a VM sysconf may report the socket's L3, not the slice a
+// core reaches.
+int64_t sysfs_cache_bytes(int level) {
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level"), type_file(dir + "type"), size_file(dir + "size");
+    int found = 0;
+    std::string type, size;
+    if (!(level_file >> found) || !(type_file >> type) || !(size_file >> size)) return 0;
+    if (found != level || type == "Instruction") continue;
+    const int64_t number = std::atoll(size.c_str());
+    return size.back() == 'K' ? number << 10 : size.back() == 'M' ? number << 20 : number;
+  }
+  return 0;
+}
+
+// Capacities as the system describes them; elsewhere (a browser) those of a typical core of
+// the 2020s, which the profile then states.
+int64_t cache_bytes(int level) {
+#if !defined(__EMSCRIPTEN__)
+  if (const int64_t bytes = sysfs_cache_bytes(level); bytes > 0) return bytes;
+  const int name = level == 1 ? _SC_LEVEL1_DCACHE_SIZE : level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE;
+  if (const long bytes = sysconf(name); bytes > 0) return bytes;
+#endif
+  return level == 1 ? 32 << 10 : level == 2 ? 1 << 20 : 32 << 20;
+}
+
+// Reads every byte (XOR over 64-bit words, four chains so loads overlap).
+uint64_t read_all(const uint64_t* p, size_t words) {
+  uint64_t a = 0, b = 0, c = 0, d = 0;
+  for (size_t i = 0; i + 4 <= words; i += 4) {
+    a ^= p[i];
+    b ^= p[i + 1];
+    c ^= p[i + 2];
+    d ^= p[i + 3];
+  }
+  return a ^ b ^ c ^ d;
+}
+
+struct Rates {
+  double read_gbps = 0;
+  double copy_gbps = 0;
+};
+
+// One thread's rates over a working set of `bytes` (the copy: half read, half written).
+Rates measure_rates(size_t bytes, double seconds, bool copy_too) {
+  Rates r;
+  AlignedBuffer a = AlignedBuffer::allocate(bytes);
+  if (a.data() == nullptr) return r;
+  std::memset(a.data(), 1, bytes);
+  volatile uint64_t sink = 0;
+  const double read = kernels::median_seconds_of(
+      seconds, [&] { sink = sink ^ read_all(a.as<uint64_t>(), bytes / sizeof(uint64_t)); });
+  r.read_gbps = static_cast<double>(bytes) / read * 1e-9;
+  if (copy_too) {
+    const size_t half = bytes / 2;
+    const double t = kernels::median_seconds_of(seconds, [&] { std::memcpy(a.data() + half, a.data(), half); });
+    r.copy_gbps = static_cast<double>(2 * half) / t * 1e-9;
+  }
+  return r;
+}
+
+// Read bandwidth of `threads` threads at once, each over its own `bytes`.
+double measure_shared_read(size_t bytes, int threads, double seconds) {
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  threads = 1;
+#endif
+  std::vector<double> each(threads, 0.0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] { each[t] = measure_rates(bytes, seconds, false).read_gbps; });
+  }
+  for (std::thread& t : pool) t.join();
+  double total = 0;
+  for (double g : each) total += g;
+  return total;
+}
+
+}  // namespace
+
+std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget) {
+  const int64_t l1 = cache_bytes(1), l2 = cache_bytes(2), l3 = cache_bytes(3);
+  const int64_t dram = std::max<int64_t>(4 * l3, budget.quick ? 64 << 20 : 256 << 20);
+  struct Level {
+    const char* name;
+    int64_t capacity;
+    int64_t working_set;
+  };
+  const Level levels[] = {{"L1", l1, l1 / 2}, {"L2", l2, l2 / 2}, {"L3", l3, l3 / 2}, {"DRAM", 0, dram}};
+  std::vector<plan::MemoryLevel> out;
+  for (const Level& level : levels) {
+    const double seconds = level.capacity == 0 ? budget.point() * 2 : budget.point();
+    const Rates one = measure_rates(static_cast<size_t>(level.working_set), seconds, true);
+    plan::MemoryLevel m{level.name, level.capacity, one.read_gbps, one.copy_gbps, one.read_gbps};
+    // The shared levels: every core reading its own share at once.
+    if (cores > 1 && (level.capacity == 0 || level.capacity == l3)) {
+      const int64_t share = level.capacity == 0 ? level.working_set : level.working_set / cores;
+      m.shared_gbps = measure_shared_read(static_cast<size_t>(share), cores, seconds);
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+}  // namespace tessera::calibration

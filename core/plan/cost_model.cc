@@ -1,0 +1,182 @@
+// Tile prices from a profile, and whole-graph predictions through the simulator.
+#include "core/plan/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/ops/unary.h"
+
+namespace tessera::plan {
+
+namespace {
+
+// Where x falls between two grid points, in log space: the lower index and the weight of
+// the upper one (held at the ends).
+struct Bracket {
+  size_t index = 0;
+  double weight = 0;
+};
+Bracket bracket(const std::vector<int64_t>& points, double x) {
+  if (points.size() < 2 || x <= static_cast<double>(points.front())) return {0, 0};
+  if (x >= static_cast<double>(points.back())) return {points.size() - 2, 1};
+  size_t i = 0;
+  while (static_cast<double>(points[i + 1]) < x) ++i;
+  const double lo = std::log(static_cast<double>(points[i]));
+  const double hi = std::log(static_cast<double>(points[i + 1]));
+  return {i, (std::log(x) - lo) / (hi - lo)};
+}
+
+// What a node reads and writes of the activations: its output and about as much input. The
+// level these fit in is where its data come from; weights stream in order, prefetched.
+double activation_bytes(const tiles::CompiledNode& node) {
+  double elements = 1;
+  for (int64_t d : node.shape) elements *= static_cast<double>(d);
+  return 2 * 4 * elements;
+}
+
+bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.name == "DRAM"; }
+
+double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
+
+double unary_ns(const Profile& profile, kernels::UnaryOp op) {
+  const auto it = profile.unary_ns.find(ops::unary_op_name(op));
+  // An op calibration did not reach costs what the dearest measured one costs.
+  if (it != profile.unary_ns.end()) return it->second;
+  double dearest = profile.elementwise_ns;
+  for (const auto& [name, ns] : profile.unary_ns) dearest = std::max(dearest, ns);
+  return dearest;
+}
+
+// Seconds of compute of one task, its data in L1.
+double compute_seconds(const Profile& p, const ops::OpCost& c, double elements) {
+  using ops::WorkKind;
+  switch (c.kind) {
+    case WorkKind::kCopy: return 0;
+    case WorkKind::kPermute: return c.bytes * p.permute_ns * 1e-9;
+    case WorkKind::kElementwise: return std::max(elements, c.flops) * p.elementwise_ns * 1e-9;
+    case WorkKind::kUnary: return elements * unary_ns(p, c.unary) * 1e-9;
+    case WorkKind::kDepthwise: return c.flops / (p.depthwise_gflops * 1e9);
+    case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
+    case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;
+    case WorkKind::kNormalize: return elements * p.normalize_ns * 1e-9;
+    case WorkKind::kGemm: {
+      const ops::GemmShape& g = c.gemm;
+      if (g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
+      const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
+      const double count = std::max(1.0, c.flops / one);
+      const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
+                            round_up(static_cast<double>(g.columns), p.gemm.nr) * static_cast<double>(g.depth) * count;
+      const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
+                                      static_cast<double>(g.depth));
+      const double epilogue = c.unary == kernels::UnaryOp::kCopy ? 0 : elements * unary_ns(p, c.unary) * 1e-9;
+      return padded / (rate * 1e9) + epilogue;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+const char* work_kind_name(ops::WorkKind kind) {
+  using ops::WorkKind;
+  switch (kind) {
+    case WorkKind::kCopy: return "copy";
+    case WorkKind::kPermute: return "permute";
+    case WorkKind::kElementwise: return "elementwise";
+    case WorkKind::kUnary: return "unary";
+    case WorkKind::kGemm: return "gemm";
+    case WorkKind::kDepthwise: return "depthwise";
+    case WorkKind::kPool: return "pool";
+    case WorkKind::kSoftmax: return "softmax";
+    case WorkKind::kNormalize: return "normalize";
+  }
+  return "copy";
+}
+
+const MemoryLevel& source_level(const Profile& profile, double node_bytes) {
+  for (const MemoryLevel& level : profile.memory) {
+    if (level.bytes == 0 || node_bytes <= static_cast<double>(level.bytes)) return level;
+  }
+  return profile.memory.back();
+}
+
+double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads) {
+  const double single = level.copy_gbps * 1e9;
+  if (!is_shared(level) || threads <= 1) return single;
+  // shared_gbps was read with every core at once; copies move read and write bytes at the
+  // same ratio to reads as on one thread. Past this machine's cores, L3 grows with the
+  // cores (one slice each) and DRAM does not.
+  const double ratio = level.copy_gbps / level.read_gbps;
+  double total = level.shared_gbps * 1e9 * ratio;
+  if (level.name == "L3" && threads > profile.cores) total *= static_cast<double>(threads) / profile.cores;
+  return std::min(single, total / threads);
+}
+
+double gemm_gflops(const GemmCurve& curve, double rows, double columns, double depth) {
+  const Bracket r = bracket(curve.rows, rows);
+  const Bracket c = bracket(curve.columns, columns);
+  const Bracket d = bracket(curve.depths, depth);
+  const size_t nc = curve.columns.size();
+  const size_t nd = curve.depths.size();
+  double rate = 0;
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      for (int k = 0; k < 2; ++k) {
+        const double w = (i ? r.weight : 1 - r.weight) * (j ? c.weight : 1 - c.weight) * (k ? d.weight : 1 - d.weight);
+        if (w == 0) continue;
+        const size_t ri = std::min(r.index + i, curve.rows.size() - 1);
+        const size_t ci = std::min(c.index + j, nc - 1);
+        const size_t di = std::min(d.index + k, nd - 1);
+        rate += w * curve.gflops[(ri * nc + ci) * nd + di];
+      }
+    }
+  }
+  return rate;
+}
+
+std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads) {
+  std::vector<double> seconds(graph.tasks.size(), 0.0);
+  for (const tiles::CompiledNode& node : graph.nodes) {
+    const MemoryLevel& level = source_level(profile, activation_bytes(node));
+    const double bandwidth = thread_bandwidth(profile, level, threads);
+    const bool private_level = !is_shared(level);
+    for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
+      const tiles::Task& task = graph.tasks[t];
+      const double elements = static_cast<double>(task.region.element_count());
+      const auto fit = profile.in_model.find(work_kind_name(task.cost.kind));
+      const InModel in_model = fit == profile.in_model.end() ? InModel{} : fit->second;
+      const double compute = compute_seconds(profile, task.cost, elements);
+      const double memory = task.cost.bytes / bandwidth;
+      // Within a core's own caches compute and loads overlap; misses to the shared levels
+      // stall it (what the 112 x 112 layers of MobileNetV2 show).
+      const double kernel = private_level ? std::max(compute, memory) : compute + memory;
+      seconds[t] = kernel * in_model.scale + in_model.tile;
+    }
+  }
+  return seconds;
+}
+
+SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
+  const double edges = static_cast<double>(graph.data_edges + graph.reuse_edges);
+  const double per_task_edges = graph.tasks.empty() ? 0 : edges / static_cast<double>(graph.tasks.size());
+  return {profile.executor.task + per_task_edges * profile.executor.edge, profile.executor.steal,
+          profile.executor.wake};
+}
+
+Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler) {
+  Prediction out;
+  out.calibrated = profile.calibrated;
+  out.threads = threads;
+  out.scheduler = scheduler;
+  const std::vector<double> seconds = predict_task_seconds(graph, profile, threads);
+  out.node_seconds.assign(graph.nodes.size(), 0.0);
+  for (size_t t = 0; t < graph.tasks.size(); ++t) out.node_seconds[graph.tasks[t].node] += seconds[t];
+  const std::vector<SimTask> tasks = sim_tasks(graph, seconds);
+  const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
+  out.latency = sim.latency;
+  out.critical_path = sim.critical_path;
+  out.idle = sim.idle;
+  return out;
+}
+
+}  // namespace tessera::plan

@@ -1,0 +1,55 @@
+// The cost model: a profile (profile.h) prices every tile of a compiled graph, and the
+// simulator (simulator.h) schedules the priced tiles on P threads. Plain data in and out.
+//
+// A tile's kernel time is its compute at the rate calibrated for its kind of work
+// (ops::WorkKind) and its memory traffic at the bandwidth of the level its node's data
+// probably come from: whichever is longer when that level is the core's own (L1, L2), their
+// sum when it is shared (L3, DRAM), scaled and offset by the profile's in-model fit. The executor's per-task and per-edge costs come
+// on top, in the simulation. docs/cost-model.md gives the formulas and their errors.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "core/plan/profile.h"
+#include "core/plan/simulator.h"
+#include "core/tiles/tile_graph.h"
+
+namespace tessera::plan {
+
+// "gemm", "depthwise", ...: how profiles name each kind of work.
+const char* work_kind_name(ops::WorkKind kind);
+
+// The memory level a node's data are read from: the first whose capacity holds the
+// activations it reads and writes (the shared last-level cache counts for all threads).
+const MemoryLevel& source_level(const Profile& profile, double activation_bytes);
+
+// Bytes per second one of `threads` busy threads gets from `level`. Private levels give
+// every thread the single-thread rate; shared ones (L3, DRAM) divide what all cores reached.
+double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads);
+
+// GFLOP/s of the GEMM micro-kernel on one block of rows x columns x depth (counting padded
+// work), interpolated in log space over the profile's grid and held at its edges.
+double gemm_gflops(const GemmCurve& curve, double rows, double columns, double depth);
+
+// Seconds of each task's kernel when `threads` threads run at once (bandwidth shared), in
+// task order; no executor overhead. With the profile's in-model fit.
+std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads);
+
+// The executor's costs as the simulator charges them: per task (dispatch plus its edges on
+// average), steals and wake-ups.
+SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
+
+struct Prediction {
+  bool calibrated = false;
+  int threads = 1;
+  SimScheduler scheduler = SimScheduler::kDynamic;
+  double latency = 0;             // seconds, one run
+  double critical_path = 0;       // seconds
+  std::vector<double> idle;       // per thread, seconds
+  std::vector<double> node_seconds;  // per compiled node: the sum of its tiles' kernel times
+};
+
+Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler);
+
+}  // namespace tessera::plan

@@ -1,0 +1,92 @@
+// A machine profile: the rates calibration measured of Tessera's own kernels and runtime on
+// one machine, for one instruction set and one build. The cost model (cost_model.h) prices
+// tiles with it. Plain data; JSON in and out (docs/cost-model.md documents the format).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tessera/status.h"
+
+namespace tessera::plan {
+
+inline constexpr int kProfileVersion = 1;
+
+// GFLOP/s of the GEMM micro-kernel over tile shapes: a grid of rows x columns x depth.
+// Rates count padded work (rows rounded up to mr, columns to nr), which varies smoothly
+// between grid points where the real work jumps at every partial block.
+struct GemmCurve {
+  std::string kernel;  // e.g. "f32_gemm_14x32_avx512"
+  int mr = 1;
+  int nr = 1;
+  std::vector<int64_t> rows, columns, depths;  // ascending
+  std::vector<double> gflops;                  // [rows][columns][depths], row-major
+};
+
+// Bandwidth of one thread with its data in one level of the memory hierarchy, and of every
+// core at once (the shared levels divide it).
+struct MemoryLevel {
+  std::string name;       // "L1", "L2", "L3", "DRAM"
+  int64_t bytes = 0;      // capacity (per core for private levels); 0 for DRAM
+  double read_gbps = 0;   // one thread
+  double copy_gbps = 0;   // one thread, bytes read + written
+  double shared_gbps = 0; // reads of all cores at once
+};
+
+// What the executor adds to every tile (seconds).
+struct ExecutorCosts {
+  double task = 0;  // dispatch and dependency counting, per task
+  double edge = 0;  // per dependency edge into a task
+  double steal = 0; // taking a task from another thread's deque
+  double wake = 0;  // an idle thread starting on new work
+};
+
+// tile time in a model = scale * predicted from the rates + tile
+struct InModel {
+  double scale = 1;
+  double tile = 0;
+};
+
+struct Profile {
+  int version = kProfileVersion;
+  bool calibrated = false;  // false: built-in guesses, every prediction says so
+  std::string cpu;          // CPU model name
+  std::string isa;          // instruction set of the kernels measured ("avx512", "wasm_simd128")
+  std::string build;        // "native", "wasm-threads" or "wasm-single"
+  int cores = 1;
+  std::string date;         // ISO 8601, when calibrated
+  bool quick = false;
+
+  GemmCurve gemm;
+  double depthwise_gflops = 0;
+  double elementwise_ns = 0;                   // per output element of a binary op, data in L1
+  std::map<std::string, double> unary_ns;      // per element, by ONNX op name ("Relu")
+  double softmax_ns = 0;                       // per element of a row
+  double normalize_ns = 0;                     // per element of a layer-norm row
+  double pool_tap_ns = 0;                      // per window tap of a pool
+  double permute_ns = 0;                       // per byte moved by a strided copy, data in L1
+  std::vector<MemoryLevel> memory;             // L1 first, DRAM last
+  ExecutorCosts executor;
+  // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a
+  // model: inputs arriving from another op rather than a warm cache (a scale), and each
+  // tile's setup, e.g. a convolution's row pointers (seconds per tile). Fitted on a
+  // calibration network; absent kinds take scale 1 and no setup.
+  std::map<std::string, InModel> in_model;
+};
+
+// Profiles as JSON. Reading checks the format name, the version and every field, naming the
+// one at fault.
+std::string profile_to_json(const Profile& profile);
+Result<Profile> profile_from_json(const std::string& text);
+
+// Refuses a profile made for another instruction set or build than the kernels that will
+// run, saying which of each and how to calibrate for them.
+Status check_profile_matches(const Profile& profile, const std::string& isa, const std::string& build);
+
+// Round guesses for a machine nobody calibrated (calibrated = false): the shape of a
+// profile so predictions still run, labelled as uncalibrated wherever they are shown.
+Profile uncalibrated_profile(const std::string& isa, const std::string& build);
+
+}  // namespace tessera::plan
