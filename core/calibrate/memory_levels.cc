@@ -84,9 +84,6 @@ Rates measure_rates(size_t bytes, double seconds, bool copy_too) {
 
 // Read bandwidth of `threads` threads at once, each over its own `bytes`.
 double measure_shared_read(size_t bytes, int threads, double seconds) {
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-  threads = 1;
-#endif
   std::vector<double> each(threads, 0.0);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {

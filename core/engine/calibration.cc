@@ -38,8 +38,15 @@ Result<std::string> calibrate(const CalibrateOptions& options) {
     return Status::error("calibrate: unknown isa \"" + options.isa + "\" (auto, avx512, avx2, scalar)");
   }
   if (options.threads < 0) return Status::error("calibrate: threads must be 0 (all cores) or more");
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  const int cores = 1;  // a build without threads runs on one core whatever the machine has
+#else
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  const int threads = options.threads > 0 ? options.threads : (cores > 0 ? cores : 1);
+#endif
+  int threads = options.threads > 0 ? options.threads : (cores > 0 ? cores : 1);
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  threads = 1;
+#endif
   TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, calibration::calibrate_machine(isa, threads, {options.quick}));
   return plan::profile_to_json(profile);
 }

@@ -61,10 +61,12 @@ enum class WorkKind : uint8_t {
 };
 
 // One GEMM a region runs (a batch of them when flops exceed 2 * rows * columns * depth).
+// A convolution's depth runs as `taps` kernel taps of depth / taps input channels each.
 struct GemmShape {
   int64_t rows = 0;
   int64_t columns = 0;
   int64_t depth = 0;
+  int64_t taps = 1;
 };
 
 // Work of one output region: what the cost model and tile sizing weigh.

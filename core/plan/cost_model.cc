@@ -100,13 +100,14 @@ const MemoryLevel& source_level(const Profile& profile, double node_bytes) {
   return profile.memory.back();
 }
 
-double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads) {
-  const double single = level.copy_gbps * 1e9;
+double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads, Traffic traffic) {
+  const double one_thread = traffic == Traffic::kCopy ? level.copy_gbps : level.read_gbps;
+  const double single = one_thread * 1e9;
   if (!is_shared(level) || threads <= 1) return single;
   // shared_gbps was read with every core at once; copies move read and write bytes at the
   // same ratio to reads as on one thread. Past this machine's cores, L3 grows with the
   // cores (one slice each) and DRAM does not.
-  const double ratio = level.copy_gbps / level.read_gbps;
+  const double ratio = one_thread / level.read_gbps;
   double total = level.shared_gbps * 1e9 * ratio;
   if (level.name == "L3" && threads > profile.cores) total *= static_cast<double>(threads) / profile.cores;
   return std::min(single, total / threads);
@@ -134,23 +135,38 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
   return rate;
 }
 
-std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads) {
+double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
+  const ops::GemmShape& g = c.gemm;
+  if (c.kind != ops::WorkKind::kGemm || g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
+  const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
+  const double count = std::max(1.0, c.flops / one);
+  return std::ceil(static_cast<double>(g.rows) / p.gemm.mr) * std::ceil(static_cast<double>(g.columns) / p.gemm.nr) *
+         static_cast<double>(g.taps) * count;
+}
+
+std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
+                                         bool in_model) {
   std::vector<double> seconds(graph.tasks.size(), 0.0);
+  // Weights stream from the level that holds all of them: each node's once per run, spread
+  // over its tiles (re-reads by further tiles hit closer caches, and count in their bytes).
+  const double weight_bandwidth =
+      thread_bandwidth(profile, source_level(profile, static_cast<double>(graph.weight_bytes)), threads, Traffic::kRead);
   for (const tiles::CompiledNode& node : graph.nodes) {
+    const double weights = static_cast<double>(node.weight_bytes) / std::max(1u, node.task_count) / weight_bandwidth;
     const MemoryLevel& level = source_level(profile, activation_bytes(node));
     const double bandwidth = thread_bandwidth(profile, level, threads);
     const bool private_level = !is_shared(level);
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       const tiles::Task& task = graph.tasks[t];
       const double elements = static_cast<double>(task.region.element_count());
-      const auto fit = profile.in_model.find(work_kind_name(task.cost.kind));
-      const InModel in_model = fit == profile.in_model.end() ? InModel{} : fit->second;
+      const auto found = profile.in_model.find(work_kind_name(task.cost.kind));
+      const InModel fit = !in_model || found == profile.in_model.end() ? InModel{} : found->second;
       const double compute = compute_seconds(profile, task.cost, elements);
       const double memory = task.cost.bytes / bandwidth;
       // Within a core's own caches compute and loads overlap; misses to the shared levels
       // stall it (what the 112 x 112 layers of MobileNetV2 show).
-      const double kernel = private_level ? std::max(compute, memory) : compute + memory;
-      seconds[t] = kernel * in_model.scale + in_model.tile;
+      const double kernel = (private_level ? std::max(compute, memory) : compute + memory) + weights;
+      seconds[t] = kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(profile, task.cost);
     }
   }
   return seconds;

@@ -4,7 +4,8 @@
 // A tile's kernel time is its compute at the rate calibrated for its kind of work
 // (ops::WorkKind) and its memory traffic at the bandwidth of the level its node's data
 // probably come from: whichever is longer when that level is the core's own (L1, L2), their
-// sum when it is shared (L3, DRAM), scaled and offset by the profile's in-model fit. The executor's per-task and per-edge costs come
+// sum when it is shared (L3, DRAM); plus the node's weights read once from the level that
+// holds all the model's weights; scaled and offset by the profile's in-model fit. The executor's per-task and per-edge costs come
 // on top, in the simulation. docs/cost-model.md gives the formulas and their errors.
 #pragma once
 
@@ -24,17 +25,25 @@ const char* work_kind_name(ops::WorkKind kind);
 // activations it reads and writes (the shared last-level cache counts for all threads).
 const MemoryLevel& source_level(const Profile& profile, double activation_bytes);
 
-// Bytes per second one of `threads` busy threads gets from `level`. Private levels give
-// every thread the single-thread rate; shared ones (L3, DRAM) divide what all cores reached.
-double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads);
+// Bytes per second one of `threads` busy threads gets from `level`, copying (bytes read and
+// written) or only reading. Private levels give every thread the single-thread rate; shared
+// ones (L3, DRAM) divide what all cores reached.
+enum class Traffic { kCopy, kRead };
+double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads, Traffic traffic = Traffic::kCopy);
 
 // GFLOP/s of the GEMM micro-kernel on one block of rows x columns x depth (counting padded
 // work), interpolated in log space over the profile's grid and held at its edges.
 double gemm_gflops(const GemmCurve& curve, double rows, double columns, double depth);
 
+// GEMM micro-kernel calls x kernel taps of one task (0 for other kinds): the loop setups a
+// convolution pays per tap.
+double gemm_tap_blocks(const Profile& profile, const ops::OpCost& cost);
+
 // Seconds of each task's kernel when `threads` threads run at once (bandwidth shared), in
-// task order; no executor overhead. With the profile's in-model fit.
-std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads);
+// task order; no executor overhead. With the profile's in-model fit (`in_model` false: the
+// rates alone, what calibration fits against).
+std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
+                                         bool in_model = true);
 
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
 // average), steals and wake-ups.

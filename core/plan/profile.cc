@@ -139,7 +139,7 @@ std::string profile_to_json(const Profile& p) {
                       {"shared_gbps", m.shared_gbps}});
   }
   json in_model = json::object();
-  for (const auto& [kind, fit] : p.in_model) in_model[kind] = {{"scale", fit.scale}, {"tile_ns", fit.tile * 1e9}};
+  for (const auto& [kind, fit] : p.in_model) in_model[kind] = {{"scale", fit.scale}, {"tile_ns", fit.tile * 1e9}, {"tap_ns", fit.tap * 1e9}};
   json out = {
       {"format", kFormat},
       {"version", p.version},
@@ -228,7 +228,7 @@ Result<Profile> profile_from_json(const std::string& text) {
   if (!in_model->is_object()) return Status::error("profile: in_model must be an object");
   for (auto it = in_model->begin(); it != in_model->end(); ++it) {
     Reader f(it.value(), "in_model." + it.key());
-    InModel fit{f.number("scale"), f.number("tile_ns", false) * 1e-9};
+    InModel fit{f.number("scale"), f.number("tile_ns", false) * 1e-9, f.number("tap_ns", false) * 1e-9};
     TESSERA_RETURN_IF_ERROR(f.status());
     p.in_model[it.key()] = fit;
   }

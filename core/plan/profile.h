@@ -43,10 +43,12 @@ struct ExecutorCosts {
   double wake = 0;  // an idle thread starting on new work
 };
 
-// tile time in a model = scale * predicted from the rates + tile
+// A tile's time in a model = scale * its time from the rates + tile
+//                            + tap * (GEMM micro-kernel calls x kernel taps, for GEMM tiles).
 struct InModel {
   double scale = 1;
   double tile = 0;
+  double tap = 0;
 };
 
 struct Profile {
@@ -70,9 +72,9 @@ struct Profile {
   std::vector<MemoryLevel> memory;             // L1 first, DRAM last
   ExecutorCosts executor;
   // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a
-  // model: inputs arriving from another op rather than a warm cache (a scale), and each
-  // tile's setup, e.g. a convolution's row pointers (seconds per tile). Fitted on a
-  // calibration network; absent kinds take scale 1 and no setup.
+  // model: inputs arriving from another op rather than a warm cache (a scale), each tile's
+  // setup, and a convolution's row pointers per kernel tap (what makes a 3-channel stem
+  // slow). Fitted on a calibration network; absent kinds take scale 1 and nothing else.
   std::map<std::string, InModel> in_model;
 };
 

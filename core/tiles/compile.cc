@@ -3,6 +3,7 @@
 #include "core/tiles/compile.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/tiles/edges.h"
 #include "core/tiles/memory_plan.h"
@@ -49,6 +50,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
 
   // Tasks, node by node in topological order.
   std::vector<int> compiled_index(g.nodes.size(), -1);
+  std::set<int> counted_constants;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     if (ops::is_view(node.attrs) || g.tensors[node.output].alias_of >= 0) continue;
@@ -60,6 +62,11 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     if (const ops::Epilogue* e = ops::op_epilogue(node.attrs)) {
       c.fused = e->describe();
       c.fused_nodes = e->fused_nodes;
+    }
+    for (int input : node.inputs) {
+      if (input < 0 || !g.tensors[input].is_constant()) continue;
+      c.weight_bytes += g.tensors[input].bytes();
+      if (counted_constants.insert(input).second) out.weight_bytes += g.tensors[input].bytes();
     }
     c.shape = g.tensors[node.output].shape;
     c.layout = g.tensors[node.output].layout;

@@ -1,0 +1,154 @@
+// The in-model fit: calibration networks timed tile by tile against the rates' predictions.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "core/calibrate/calibrate.h"
+#include "core/calibrate/network.h"
+#include "core/plan/cost_model.h"
+
+namespace tessera::calibration {
+
+namespace {
+
+// One tile of the calibration network: its time from the rates alone, its GEMM tap blocks
+// and its measured time.
+struct Sample {
+  double predicted = 0;
+  double taps = 0;
+  double measured = 0;
+};
+
+// Least squares of measured = scale * predicted + tile + tap * taps over `samples`, by the
+// normal equations. The terms that come out negative (a negative setup would make small
+// tiles free) or that the samples cannot tell apart are dropped and the rest fitted again.
+plan::InModel fit_line(const std::vector<Sample>& samples) {
+  for (int terms = 3; terms >= 1; --terms) {
+    // x = (predicted, 1, taps) truncated to `terms`; a (terms x terms) system.
+    double a[3][3] = {}, b[3] = {};
+    for (const Sample& s : samples) {
+      const double x[3] = {s.predicted, 1, s.taps};
+      for (int i = 0; i < terms; ++i) {
+        b[i] += x[i] * s.measured;
+        for (int j = 0; j < terms; ++j) a[i][j] += x[i] * x[j];
+      }
+    }
+    double solution[3] = {0, 0, 0};
+    bool solved = true;
+    for (int col = 0; col < terms && solved; ++col) {  // Gaussian elimination, partial pivoting
+      int pivot = col;
+      for (int r = col + 1; r < terms; ++r) pivot = std::abs(a[r][col]) > std::abs(a[pivot][col]) ? r : pivot;
+      std::swap(a[col], a[pivot]);
+      std::swap(b[col], b[pivot]);
+      if (std::abs(a[col][col]) < 1e-30) solved = false;
+      for (int r = 0; r < terms && solved; ++r) {
+        if (r == col) continue;
+        const double f = a[r][col] / a[col][col];
+        for (int c = 0; c < terms; ++c) a[r][c] -= f * a[col][c];
+        b[r] -= f * b[col];
+      }
+    }
+    for (int i = 0; i < terms && solved; ++i) solution[i] = b[i] / a[i][i];
+    if (solved && solution[0] > 0 && solution[1] >= 0 && solution[2] >= 0) return {solution[0], solution[1], solution[2]};
+  }
+  return {};
+}
+
+// A network and its output, ready to compile.
+struct Probe {
+  Network net;
+  std::string output;
+  std::vector<int64_t> shape;
+};
+
+// A little of every kind of work, in shapes no benchmarked model has: a 3-channel stem,
+// convolutions (3x3, 1x1, depthwise), a pool, unary and binary ops (one broadcast), a
+// concatenation, a permute, a matmul and its rows; activations from 150 KiB to 3 MiB.
+Probe mixed_network() {
+  Network net({1, 3, 160, 160});
+  std::string x = net.node("Conv", {"x", net.weight({20, 3, 3, 3}), net.weight({20})},
+                           {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}});
+  x = net.node("Conv", {x, net.weight({40, 20, 3, 3}), net.weight({40})}, {{"pads", {1, 1, 1, 1}}});
+  x = net.node("Relu", {x});
+  x = net.node("Conv", {x, net.weight({120, 40, 1, 1})});
+  x = net.node("Conv", {x, net.weight({120, 1, 3, 3})}, {{"group", 120}, {"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}});
+  const std::string gate = net.node("Sigmoid", {net.node("GlobalAveragePool", {x})});
+  x = net.node("Mul", {x, gate});
+  x = net.node("Conv", {x, net.weight({48, 120, 1, 1})});
+  x = net.node("Conv", {x, net.weight({48, 48, 3, 3})}, {{"pads", {1, 1, 1, 1}}});
+  x = net.node("Concat", {x, net.node("Conv", {x, net.weight({16, 48, 1, 1})})}, {{"axis", 1}});
+  x = net.node("Conv", {x, net.weight({40, 64, 1, 1})});
+  const std::string pooled =
+      net.node("MaxPool", {x}, {{"kernel_shape", {3, 3}}, {"strides", {2, 2}}, {"pads", {1, 1, 1, 1}}});
+  x = net.node("Add", {pooled, net.node("Tanh", {pooled})});
+  x = net.node("Reshape", {x, net.ints({1, 40, 400})});
+  x = net.node("Transpose", {x}, {{"perm", {0, 2, 1}}});
+  x = net.node("MatMul", {x, net.weight({40, 160})});
+  x = net.node("LayerNormalization", {x, net.weight({160}), net.weight({160})}, {{"axis", -1}});
+  x = net.node("Softmax", {x}, {{"axis", -1}});
+  return {std::move(net), x, {1, 400, 160}};
+}
+
+// A residual bottleneck with weights of a few MiB: wide 1x1 and 3x3 GEMMs, a residual add.
+Probe bottleneck_network() {
+  Network net({1, 192, 36, 36});
+  std::string x = net.node("Relu", {net.node("Conv", {"x", net.weight({48, 192, 1, 1})})});
+  x = net.node("Relu", {net.node("Conv", {x, net.weight({48, 48, 3, 3})}, {{"pads", {1, 1, 1, 1}}})});
+  x = net.node("Conv", {x, net.weight({192, 48, 1, 1})});
+  x = net.node("Relu", {net.node("Add", {x, "x"})});
+  x = net.node("Conv", {x, net.weight({384, 192, 3, 3})}, {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}});
+  return {std::move(net), x, {1, 384, 18, 18}};
+}
+
+// An attention block of 96 tokens, 6 heads of 64: projections, batched matmuls, softmax,
+// a GELU feed-forward, residuals and layer norms.
+Probe attention_network() {
+  Network net({1, 96, 384});
+  const auto heads = [&](const std::string& t, std::vector<int64_t> perm) {
+    return net.node("Transpose", {net.node("Reshape", {t, net.ints({1, 96, 6, 64})})}, {{"perm", perm}});
+  };
+  const std::string q = heads(net.node("MatMul", {"x", net.weight({384, 384})}), {0, 2, 1, 3});
+  const std::string k = heads(net.node("MatMul", {"x", net.weight({384, 384})}), {0, 2, 3, 1});
+  const std::string v = heads(net.node("MatMul", {"x", net.weight({384, 384})}), {0, 2, 1, 3});
+  const std::string p = net.node("Softmax", {net.node("MatMul", {q, k})}, {{"axis", -1}});
+  std::string c = net.node("Transpose", {net.node("MatMul", {p, v})}, {{"perm", {0, 2, 1, 3}}});
+  c = net.node("Reshape", {c, net.ints({1, 96, 384})});
+  std::string y = net.node("Add", {net.node("MatMul", {c, net.weight({384, 384})}), "x"});
+  y = net.node("LayerNormalization", {y, net.weight({384}), net.weight({384})}, {{"axis", -1}});
+  std::string f = net.node("Gelu", {net.node("MatMul", {y, net.weight({384, 1536})})});
+  f = net.node("Add", {net.node("MatMul", {f, net.weight({1536, 384})}), y});
+  f = net.node("LayerNormalization", {f, net.weight({384}), net.weight({384})}, {{"axis", -1}});
+  return {std::move(net), f, {1, 96, 384}};
+}
+
+}  // namespace
+
+Result<std::map<std::string, plan::InModel>> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget) {
+  std::vector<Probe> probes;
+  probes.push_back(mixed_network());
+  if (!budget.quick) {
+    probes.push_back(bottleneck_network());
+    probes.push_back(attention_network());
+  }
+  // Per kind, every tile, over three tilings of each network: small tiles to large.
+  std::map<std::string, std::vector<Sample>> samples;
+  for (const Probe& probe : probes) {
+    for (double tile_flops : {2e5, 2e6, 2e7}) {
+      TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
+                               probe.net.compile(probe.output, probe.shape, isa, tile_flops));
+      const tiles::TileGraph& g = spec->tile_graph;
+      TESSERA_ASSIGN_OR_RETURN(std::vector<double> measured, time_tasks(g, budget.point()));
+      const std::vector<double> predicted = plan::predict_task_seconds(g, profile, 1, /*in_model=*/false);
+      for (size_t t = 0; t < g.tasks.size(); ++t) {
+        samples[plan::work_kind_name(g.tasks[t].cost.kind)].push_back(
+            {predicted[t], plan::gemm_tap_blocks(profile, g.tasks[t].cost), measured[t]});
+      }
+    }
+  }
+  std::map<std::string, plan::InModel> fits;
+  for (const auto& [kind, points] : samples) fits[kind] = fit_line(points);
+  return fits;
+}
+
+}  // namespace tessera::calibration

@@ -1,0 +1,95 @@
+// Calibration networks: building, compiling and timing them.
+#include "core/calibrate/network.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/base/aligned_buffer.h"
+#include "core/kernels/peak/timing.h"
+#include "core/runtime/executor.h"
+
+namespace tessera::calibration {
+
+using json = nlohmann::json;
+
+Network::Network(std::vector<int64_t> input) {
+  doc_ = {{"format", "tessera"},
+          {"version", 1},
+          {"name", "calibration"},
+          {"inputs", {{{"name", "x"}, {"dtype", "float32"}, {"shape", input}}}},
+          {"initializers", json::array()},
+          {"nodes", json::array()}};
+}
+
+std::string Network::weight(std::vector<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  const std::string name = "w" + std::to_string(doc_["initializers"].size());
+  doc_["initializers"].push_back(
+      {{"name", name}, {"dtype", "float32"}, {"shape", shape}, {"offset", weights_.size()}, {"length", count * 4}});
+  std::uniform_real_distribution<float> dist(-0.2f, 0.2f);
+  for (int64_t i = 0; i < count; ++i) {
+    const float v = dist(rng_);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&v);
+    weights_.insert(weights_.end(), bytes, bytes + 4);
+  }
+  return name;
+}
+
+std::string Network::ints(std::vector<int64_t> values) {
+  const std::string name = "i" + std::to_string(doc_["initializers"].size());
+  doc_["initializers"].push_back({{"name", name},
+                                  {"dtype", "int64"},
+                                  {"shape", {values.size()}},
+                                  {"offset", weights_.size()},
+                                  {"length", values.size() * 8}});
+  for (int64_t v : values) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&v);
+    weights_.insert(weights_.end(), bytes, bytes + 8);
+  }
+  return name;
+}
+
+std::string Network::node(const std::string& op, std::vector<std::string> inputs, json attributes) {
+  const std::string out = "n" + std::to_string(doc_["nodes"].size());
+  doc_["nodes"].push_back({{"op", op}, {"name", out}, {"inputs", inputs}, {"outputs", {out}}, {"attributes", attributes}});
+  return out;
+}
+
+Result<std::shared_ptr<const Specialization>> Network::compile(const std::string& output, std::vector<int64_t> shape,
+                                                               Isa isa, double tile_flops) const {
+  json doc = doc_;
+  doc["outputs"] = {{{"name", output}, {"dtype", "float32"}, {"shape", shape}}};
+  AlignedBuffer weights = AlignedBuffer::allocate(weights_.size());
+  if (!weights_.empty()) std::memcpy(weights.data(), weights_.data(), weights_.size());
+  CompileOptions options;
+  options.isa = std::string(isa_name(isa));
+  options.tile_flops = tile_flops;
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model,
+                           CompiledModel::compile(doc.dump(), std::move(weights), options));
+  return static_cast<const CompiledModel&>(*model).specialize({});
+}
+
+// Median seconds of every task of `g` over runs on one thread, for about `seconds`.
+Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds) {
+  AlignedBuffer arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
+  AlignedBuffer scratch = AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float));
+  if (arena.data() == nullptr || scratch.data() == nullptr) return Status::error("calibrate: out of memory");
+  std::memset(arena.data(), 0, arena.size());
+  std::vector<float*> scratch_of{scratch.as<float>()};
+  runtime::Executor executor(1);
+  std::vector<runtime::TileEvent> events;
+  std::vector<std::vector<double>> runs(g.tasks.size());
+  kernels::median_seconds_of(seconds, [&] {
+    executor.run(g, arena.data(), scratch_of, {runtime::Scheduler::kDynamic, 0, true}, &events);
+    for (const runtime::TileEvent& e : events) runs[e.task].push_back(1e-9 * static_cast<double>(e.end_ns - e.start_ns));
+  });
+  std::vector<double> out;
+  for (std::vector<double>& r : runs) {
+    std::nth_element(r.begin(), r.begin() + r.size() / 2, r.end());
+    out.push_back(r[r.size() / 2]);
+  }
+  return out;
+}
+
+}  // namespace tessera::calibration

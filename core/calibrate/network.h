@@ -1,0 +1,44 @@
+// Calibration networks: small models built in memory, compiled like any other and timed
+// tile by tile on one thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/cpu_features.h"
+#include "core/engine/compiled_model.h"
+#include "tessera/status.h"
+
+namespace tessera::calibration {
+
+// A model under construction: one float input "x", float initializers with random values,
+// int64 initializers, and nodes named after their position.
+class Network {
+ public:
+  explicit Network(std::vector<int64_t> input);
+  std::string weight(std::vector<int64_t> shape);
+  std::string ints(std::vector<int64_t> values);
+  // Adds a node; returns its output's name.
+  std::string node(const std::string& op, std::vector<std::string> inputs,
+                   nlohmann::json attributes = nlohmann::json::object());
+  // The model compiled for one thread with tiles of about `tile_flops`, `output` (of `shape`)
+  // its only output; its one specialisation.
+  Result<std::shared_ptr<const Specialization>> compile(const std::string& output, std::vector<int64_t> shape,
+                                                        Isa isa, double tile_flops) const;
+
+ private:
+  nlohmann::json doc_;
+  std::vector<uint8_t> weights_;
+  std::mt19937 rng_{7};
+};
+
+// Median seconds of every task of `g` (in task order) over runs on one thread, for about
+// `seconds`.
+Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds);
+
+}  // namespace tessera::calibration
