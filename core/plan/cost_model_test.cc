@@ -1,0 +1,575 @@
+// The machine profile and the cost model against values worked out by hand: profiles through
+// JSON and every way reading one fails, the ISA/build check, the GEMM curve's interpolation,
+// bandwidth per thread, tile prices, and predictions of hand-built tile graphs on one and two
+// threads under both schedulers.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "core/plan/cost_model.h"
+#include "core/plan/profile.h"
+
+namespace tessera::plan {
+namespace {
+
+using json = nlohmann::json;
+
+// GFLOP/s of the hand profile's GEMM grid at rows index r, columns index c, depths index d:
+// distinct everywhere, so a wrong index shows.
+double grid_rate(size_t r, size_t c, size_t d) { return 10.0 * static_cast<double>(r + 1) + 3.0 * c + d; }
+
+// Every field filled, none at its default.
+Profile hand_profile() {
+  Profile p;
+  p.calibrated = true;
+  p.cpu = "Test CPU 9000";
+  p.isa = "avx2";
+  p.build = "native";
+  p.cores = 4;
+  p.date = "2025-01-02T03:04:05Z";
+  p.quick = true;
+  p.gemm.kernel = "f32_gemm_test";
+  p.gemm.mr = 8;
+  p.gemm.nr = 16;
+  p.gemm.rows = {8, 64, 512};
+  p.gemm.columns = {16, 128};
+  p.gemm.depths = {32, 512};
+  for (size_t r = 0; r < 3; ++r) {
+    for (size_t c = 0; c < 2; ++c) {
+      for (size_t d = 0; d < 2; ++d) p.gemm.gflops.push_back(grid_rate(r, c, d));
+    }
+  }
+  p.depthwise_gflops = 12.5;
+  p.elementwise_ns = 0.25;
+  p.unary_ns = {{"Relu", 0.5}, {"Erf", 2.0}};
+  p.softmax_ns = 1.5;
+  p.normalize_ns = 1.25;
+  p.pool_tap_ns = 0.125;
+  p.permute_ns = 0.0625;
+  p.memory = {{"L1", 32 << 10, 100, 60, 100},
+              {"L2", 1 << 20, 50, 40, 50},
+              {"L3", 16 << 20, 30, 20, 30},
+              {"DRAM", 0, 15, 10, 20}};
+  p.executor = {1e-7, 3e-8, 2e-6, 5e-7};
+  p.in_model["gemm"] = InModel{1.5, 2e-6, 1e-8};
+  p.in_model["depthwise"] = InModel{1.25, 0, 0};
+  return p;
+}
+
+// The hand profile with a flat GEMM curve at `gflops`, no in-model fit and no executor costs.
+Profile flat_profile(double gflops) {
+  Profile p = hand_profile();
+  p.gemm.gflops.assign(p.gemm.gflops.size(), gflops);
+  p.in_model.clear();
+  p.executor = {};
+  return p;
+}
+
+json profile_doc() { return json::parse(profile_to_json(hand_profile())); }
+
+// The message of reading `text` (or `doc`), which must fail.
+std::string rejection(const std::string& text) {
+  const Result<Profile> r = profile_from_json(text);
+  REQUIRE_FALSE(r.ok());
+  return r.status().message();
+}
+std::string rejection_of(const json& doc) { return rejection(doc.dump()); }
+
+// One task of a hand-built graph: its node (nodes contiguous, in order), its work, its
+// output elements and the tasks (by index) it feeds.
+struct TaskSpec {
+  uint32_t node = 0;
+  ops::OpCost cost;
+  int64_t elements = 1;
+  std::vector<uint32_t> children = {};
+};
+
+// A tile graph of these tasks; node n's output has shape node_shapes[n] (default [1]: its
+// activations fit in L1) and reads weight_bytes[n] of constants (default none).
+tiles::TileGraph hand_graph(const std::vector<TaskSpec>& specs, const std::vector<ops::Shape>& node_shapes = {},
+                            const std::vector<int64_t>& weight_bytes = {}) {
+  tiles::TileGraph g;
+  for (uint32_t t = 0; t < specs.size(); ++t) {
+    const TaskSpec& s = specs[t];
+    if (g.nodes.empty() || s.node != g.nodes.size() - 1) {
+      REQUIRE(s.node == g.nodes.size());
+      tiles::CompiledNode node;
+      node.name = "node" + std::to_string(s.node);
+      node.op = "Test";
+      node.shape = s.node < node_shapes.size() ? node_shapes[s.node] : ops::Shape{1};
+      node.weight_bytes = s.node < weight_bytes.size() ? weight_bytes[s.node] : 0;
+      node.first_task = t;
+      g.nodes.push_back(std::move(node));
+    }
+    tiles::CompiledNode& node = g.nodes.back();
+    ++node.task_count;
+    node.flops += s.cost.flops;
+    tiles::Task task;
+    task.node = s.node;
+    task.region.rank = 1;
+    task.region.end[0] = s.elements;
+    task.cost = s.cost;
+    task.children_begin = static_cast<uint32_t>(g.children.size());
+    g.children.insert(g.children.end(), s.children.begin(), s.children.end());
+    task.children_end = static_cast<uint32_t>(g.children.size());
+    g.tasks.push_back(task);
+  }
+  for (uint32_t child : g.children) ++g.tasks[child].parents;
+  for (int64_t w : weight_bytes) g.weight_bytes += w;
+  g.data_edges = g.children.size();
+  return g;
+}
+
+// `batches` GEMMs of rows x columns x depth (taps kernel taps), then `unary` per output element.
+ops::OpCost gemm_cost(int64_t rows, int64_t columns, int64_t depth, double batches = 1, int64_t taps = 1,
+                      kernels::UnaryOp unary = kernels::UnaryOp::kCopy) {
+  ops::OpCost c;
+  c.kind = ops::WorkKind::kGemm;
+  c.gemm = {rows, columns, depth, taps};
+  c.flops = 2.0 * static_cast<double>(rows * columns * depth) * batches;
+  c.unary = unary;
+  return c;
+}
+
+ops::OpCost elementwise_cost(double bytes) {
+  ops::OpCost c;
+  c.kind = ops::WorkKind::kElementwise;
+  c.bytes = bytes;
+  return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profiles
+
+TEST_CASE("a profile goes through JSON and back unchanged") {
+  const Profile given = hand_profile();
+  const std::string text = profile_to_json(given);
+  const Result<Profile> read = profile_from_json(text);
+  REQUIRE(read.ok());
+  // KNOWN BUG, reported, left for the cost model's owner to fix: profile_from_json reads the
+  // nanosecond fields as ns * 1e-9 (core/plan/profile.cc, executor_ns and in_model tile_ns /
+  // tap_ns), which does not invert the writer's seconds * 1e9: "task": 1000.0 reads back and is
+  // written again as 1000.0000000000001. Reading ns / 1e9 round-trips. Until then these fail.
+  CHECK(profile_to_json(*read) == text);
+
+  const Profile& p = *read;
+  CHECK(p.version == kProfileVersion);
+  CHECK(p.calibrated);
+  CHECK(p.cpu == "Test CPU 9000");
+  CHECK(p.isa == "avx2");
+  CHECK(p.build == "native");
+  CHECK(p.cores == 4);
+  CHECK(p.date == "2025-01-02T03:04:05Z");
+  CHECK(p.quick);
+  CHECK(p.gemm.kernel == "f32_gemm_test");
+  CHECK(p.gemm.mr == 8);
+  CHECK(p.gemm.nr == 16);
+  CHECK(p.gemm.rows == given.gemm.rows);
+  CHECK(p.gemm.columns == given.gemm.columns);
+  CHECK(p.gemm.depths == given.gemm.depths);
+  CHECK(p.gemm.gflops == given.gemm.gflops);
+  CHECK(p.depthwise_gflops == 12.5);
+  CHECK(p.unary_ns == given.unary_ns);
+  CHECK(p.permute_ns == 0.0625);
+  REQUIRE(p.memory.size() == 4);
+  CHECK(p.memory[2].name == "L3");
+  CHECK(p.memory[2].bytes == 16 << 20);
+  CHECK(p.memory[3].bytes == 0);
+  CHECK(p.memory[3].shared_gbps == 20);
+  CHECK(p.memory[1].copy_gbps == 40);
+  // Executor costs and fits are kept in seconds, written in nanoseconds.
+  CHECK(p.executor.task == Approx(1e-7));
+  CHECK(p.executor.edge == Approx(3e-8));
+  CHECK(p.executor.steal == Approx(2e-6));
+  CHECK(p.executor.wake == Approx(5e-7));
+  REQUIRE(p.in_model.size() == 2);
+  CHECK(p.in_model.at("gemm").scale == 1.5);
+  CHECK(p.in_model.at("gemm").tile == Approx(2e-6));
+  CHECK(p.in_model.at("gemm").tap == Approx(1e-8));
+  CHECK(p.in_model.at("depthwise").scale == 1.25);
+}
+
+TEST_CASE("the uncalibrated profile goes through JSON and back, still uncalibrated") {
+  const Profile guess = uncalibrated_profile("wasm-simd128", "wasm-threads");
+  CHECK_FALSE(guess.calibrated);
+  const std::string text = profile_to_json(guess);
+  const Result<Profile> read = profile_from_json(text);
+  REQUIRE(read.ok());
+  CHECK(profile_to_json(*read) == text);  // the known bug above: "task": 1000.0 comes back 1000.0000000000001
+  CHECK_FALSE(read->calibrated);
+  CHECK(read->isa == "wasm-simd128");
+  CHECK(read->build == "wasm-threads");
+  CHECK(read->gemm.gflops == guess.gemm.gflops);
+  CHECK(read->memory.size() == guess.memory.size());
+}
+
+TEST_CASE("reading a profile refuses what is not one, naming the field at fault") {
+  CHECK(rejection("{\"format\": \"tessera-profile\", ").find("not valid JSON") != std::string::npos);
+  CHECK(rejection("[1, 2]").find("not a Tessera profile") != std::string::npos);
+
+  json doc = profile_doc();
+  doc["format"] = "onnx-model";
+  CHECK(rejection_of(doc).find("not a Tessera profile") != std::string::npos);
+
+  doc = profile_doc();
+  doc["version"] = kProfileVersion + 1;
+  const std::string version = rejection_of(doc);
+  CHECK(version.find("version " + std::to_string(kProfileVersion + 1)) != std::string::npos);
+  CHECK(version.find("calibrate again") != std::string::npos);
+
+  // Missing fields, at each depth of the document.
+  const std::pair<json::json_pointer, const char*> missing[] = {
+      {json::json_pointer("/gemm/nr"), "gemm.nr is missing"},
+      {json::json_pointer("/memory/1/read_gbps"), "memory[1].read_gbps is missing"},
+      {json::json_pointer("/machine/isa"), "machine.isa is missing"},
+      {json::json_pointer("/executor_ns/steal"), "executor_ns.steal is missing"},
+      {json::json_pointer("/in_model/gemm/scale"), "in_model.gemm.scale is missing"},
+      {json::json_pointer("/softmax_ns"), "softmax_ns is missing"},
+      {json::json_pointer("/gemm"), "gemm is missing"},
+  };
+  for (const auto& [pointer, message] : missing) {
+    INFO(pointer.to_string());
+    doc = profile_doc();
+    doc[pointer.parent_pointer()].erase(pointer.back());
+    CHECK(rejection_of(doc).find(message) != std::string::npos);
+  }
+
+  // Rates: negative, zero, or not numbers at all.
+  struct BadRate {
+    const char* pointer;
+    json value;
+    const char* field;
+  };
+  const BadRate bad_rates[] = {
+      {"/memory/0/copy_gbps", -5, "memory[0].copy_gbps must be a positive number"},
+      {"/memory/2/shared_gbps", 0, "memory[2].shared_gbps must be a positive number"},
+      {"/depthwise_gflops", "fast", "depthwise_gflops must be a positive number"},
+      {"/unary_ns/Relu", nullptr, "unary_ns.Relu must be a positive number"},
+      {"/executor_ns/task", -1, "executor_ns.task must be a number >= 0"},
+      {"/in_model/gemm/tile_ns", "1", "in_model.gemm.tile_ns must be a number >= 0"},
+      {"/gemm/gflops/3", -20, "gemm.gflops must hold positive numbers"},
+  };
+  for (const BadRate& bad : bad_rates) {
+    INFO(bad.pointer << " = " << bad.value.dump());
+    doc = profile_doc();
+    doc[json::json_pointer(bad.pointer)] = bad.value;
+    CHECK(rejection_of(doc).find(bad.field) != std::string::npos);
+  }
+
+  // The GEMM grid: as many rates as grid points, points ascending, axes non-empty.
+  doc = profile_doc();
+  doc["gemm"]["gflops"].erase(doc["gemm"]["gflops"].size() - 1);
+  CHECK(rejection_of(doc).find("gemm.gflops must hold rows x columns x depths = 12 values, has 11") !=
+        std::string::npos);
+  doc = profile_doc();
+  doc["gemm"]["gflops"].push_back(7.0);
+  CHECK(rejection_of(doc).find("12 values, has 13") != std::string::npos);
+  doc = profile_doc();
+  doc["gemm"]["rows"] = {64, 8, 512};
+  CHECK(rejection_of(doc).find("gemm grid points must ascend") != std::string::npos);
+  doc = profile_doc();
+  doc["gemm"]["depths"] = {32, 32};
+  CHECK(rejection_of(doc).find("gemm grid points must ascend") != std::string::npos);
+  doc = profile_doc();
+  doc["gemm"]["columns"] = json::array();
+  CHECK(rejection_of(doc).find("gemm.columns must be a non-empty array") != std::string::npos);
+
+  doc = profile_doc();
+  doc["machine"]["cores"] = 0;
+  CHECK(rejection_of(doc).find("machine.cores") != std::string::npos);
+  doc = profile_doc();
+  doc["memory"] = json::array();
+  CHECK(rejection_of(doc).find("memory must be a non-empty array") != std::string::npos);
+
+  // The untouched document reads: every failure above came from the one change.
+  CHECK(profile_from_json(profile_doc().dump()).ok());
+}
+
+TEST_CASE("a profile for another ISA or build is refused, saying how to calibrate") {
+  const Profile p = hand_profile();  // avx2, native
+  CHECK(check_profile_matches(p, "avx2", "native").ok());
+
+  const Status isa = check_profile_matches(p, "avx512", "native");
+  REQUIRE_FALSE(isa.ok());
+  CHECK(isa.message().find("avx2") != std::string::npos);
+  CHECK(isa.message().find("avx512") != std::string::npos);
+  CHECK(isa.message().find("tessera calibrate --isa avx512") != std::string::npos);
+
+  const Status build = check_profile_matches(p, "avx2", "wasm-threads");
+  REQUIRE_FALSE(build.ok());
+  CHECK(build.message().find("native") != std::string::npos);
+  CHECK(build.message().find("wasm-threads") != std::string::npos);
+  CHECK(build.message().find("calibrate") != std::string::npos);
+
+  const Profile guess = uncalibrated_profile("scalar", "wasm-single");
+  CHECK(check_profile_matches(guess, "scalar", "wasm-single").ok());
+  CHECK_FALSE(check_profile_matches(guess, "scalar", "native").ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rates
+
+TEST_CASE("the GEMM curve: exact at grid points, log-space interpolation between, held at the edges") {
+  const GemmCurve& curve = hand_profile().gemm;
+  for (size_t r = 0; r < 3; ++r) {
+    for (size_t c = 0; c < 2; ++c) {
+      for (size_t d = 0; d < 2; ++d) {
+        INFO(r << " " << c << " " << d);
+        CHECK(gemm_gflops(curve, static_cast<double>(curve.rows[r]), static_cast<double>(curve.columns[c]),
+                          static_cast<double>(curve.depths[d])) == Approx(grid_rate(r, c, d)));
+      }
+    }
+  }
+  // Halfway in log space (the geometric mean) is halfway between the neighbours' rates; 16
+  // rows lie a third of the way from 8 to 64 in log space (a seventh in linear space).
+  CHECK(gemm_gflops(curve, std::sqrt(8.0 * 64), 16, 32) == Approx((grid_rate(0, 0, 0) + grid_rate(1, 0, 0)) / 2));
+  CHECK(gemm_gflops(curve, std::sqrt(64.0 * 512), 128, 512) ==
+        Approx((grid_rate(1, 1, 1) + grid_rate(2, 1, 1)) / 2));
+  CHECK(gemm_gflops(curve, 16, 16, 32) == Approx(grid_rate(0, 0, 0) + (grid_rate(1, 0, 0) - grid_rate(0, 0, 0)) / 3));
+  CHECK(gemm_gflops(curve, 8, 16, 128) == Approx((grid_rate(0, 0, 0) + grid_rate(0, 0, 1)) / 2));
+  // At the middle of a whole cell: the mean of its eight corners.
+  double corners = 0;
+  for (size_t r = 0; r < 2; ++r) {
+    for (size_t c = 0; c < 2; ++c) {
+      for (size_t d = 0; d < 2; ++d) corners += grid_rate(r, c, d);
+    }
+  }
+  CHECK(gemm_gflops(curve, std::sqrt(8.0 * 64), std::sqrt(16.0 * 128), std::sqrt(32.0 * 512)) == Approx(corners / 8));
+  // Past the grid the nearest edge holds, on each axis alone and on all at once.
+  CHECK(gemm_gflops(curve, 1, 16, 32) == Approx(grid_rate(0, 0, 0)));
+  CHECK(gemm_gflops(curve, 4096, 16, 32) == Approx(grid_rate(2, 0, 0)));
+  CHECK(gemm_gflops(curve, 64, 1, 512) == Approx(grid_rate(1, 0, 1)));
+  CHECK(gemm_gflops(curve, 64, 128, 1e6) == Approx(grid_rate(1, 1, 1)));
+  CHECK(gemm_gflops(curve, 1, 1, 1) == Approx(grid_rate(0, 0, 0)));
+  CHECK(gemm_gflops(curve, 1e6, 1e6, 1e6) == Approx(grid_rate(2, 1, 1)));
+  CHECK(gemm_gflops(curve, 1e6, std::sqrt(16.0 * 128), 1) == Approx((grid_rate(2, 0, 0) + grid_rate(2, 1, 0)) / 2));
+}
+
+TEST_CASE("bandwidth per thread: private levels keep the single rate, DRAM is divided, L3 grows past the cores") {
+  Profile p = hand_profile();
+  p.cores = 2;
+  const MemoryLevel& l1 = p.memory[0];
+  const MemoryLevel& l2 = p.memory[1];
+  const MemoryLevel& l3 = p.memory[2];
+  const MemoryLevel& dram = p.memory[3];
+  for (int threads : {1, 2, 4, 64}) {
+    INFO(threads << " threads");
+    CHECK(thread_bandwidth(p, l1, threads) == Approx(60e9));
+    CHECK(thread_bandwidth(p, l2, threads) == Approx(40e9));
+    CHECK(thread_bandwidth(p, l1, threads, Traffic::kRead) == Approx(100e9));
+    CHECK(thread_bandwidth(p, l2, threads, Traffic::kRead) == Approx(50e9));
+  }
+  // DRAM: all cores read 20 GB/s, copies 20 x 10/15; one thread copies 10 GB/s.
+  const double dram_copy = 20e9 * 10 / 15;
+  CHECK(thread_bandwidth(p, dram, 1) == Approx(10e9));
+  CHECK(thread_bandwidth(p, dram, 2) == Approx(dram_copy / 2));
+  CHECK(thread_bandwidth(p, dram, 4) == Approx(dram_copy / 4));  // past the cores: no more in all
+  CHECK(thread_bandwidth(p, dram, 8) == Approx(dram_copy / 8));
+  CHECK(thread_bandwidth(p, dram, 2, Traffic::kRead) == Approx(10e9));
+  CHECK(thread_bandwidth(p, dram, 8, Traffic::kRead) == Approx(2.5e9));
+  // Never above what one thread gets, however much all cores reached.
+  MemoryLevel wide = dram;
+  wide.shared_gbps = 60;
+  CHECK(thread_bandwidth(p, wide, 2) == Approx(10e9));
+  CHECK(thread_bandwidth(p, wide, 2, Traffic::kRead) == Approx(15e9));
+  CHECK(thread_bandwidth(p, wide, 8) == Approx(60e9 * 10 / 15 / 8));
+  // L3: all cores (2) copy 30 x 20/30 = 20 GB/s; past the cores every thread brings its slice,
+  // so each keeps what it had at 2.
+  CHECK(thread_bandwidth(p, l3, 1) == Approx(20e9));
+  CHECK(thread_bandwidth(p, l3, 2) == Approx(10e9));
+  CHECK(thread_bandwidth(p, l3, 4) == Approx(10e9));
+  CHECK(thread_bandwidth(p, l3, 16) == Approx(10e9));
+  CHECK(16 * thread_bandwidth(p, l3, 16) > 2 * thread_bandwidth(p, l3, 2));
+}
+
+TEST_CASE("a node's data come from the first level that holds twice its output") {
+  const Profile p = hand_profile();
+  CHECK(source_level(p, 8).name == "L1");
+  CHECK(source_level(p, 32 << 10).name == "L1");
+  CHECK(source_level(p, (32 << 10) + 1).name == "L2");
+  CHECK(source_level(p, 2 << 20).name == "L3");
+  CHECK(source_level(p, 1e12).name == "DRAM");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tile prices
+
+TEST_CASE("GEMM tiles cost their padded FLOPs at the curve's rate") {
+  const Profile p = flat_profile(50);  // mr 8, nr 16
+  const tiles::TileGraph g = hand_graph({
+      {0, gemm_cost(10, 20, 64)},     // padded to 16 x 32
+      {0, gemm_cost(8, 16, 64)},      // whole blocks
+      {1, gemm_cost(10, 20, 64, 3)},  // a batch of three
+      {1, gemm_cost(10, 20, 64, 1, 1, kernels::UnaryOp::kRelu), 200},  // + Relu on 200 outputs
+  });
+  const double padded = 2.0 * 16 * 32 * 64;
+  const std::vector<double> expected = {padded / 50e9, 2.0 * 8 * 16 * 64 / 50e9, 3 * padded / 50e9,
+                                        padded / 50e9 + 200 * 0.5e-9};
+  const std::vector<double> seconds = predict_task_seconds(g, p, 1);
+  REQUIRE(seconds.size() == 4);
+  for (size_t t = 0; t < 4; ++t) {
+    INFO("task " << t);
+    CHECK(seconds[t] == Approx(expected[t]));
+  }
+  const Prediction one = predict(g, p, 1, SimScheduler::kDynamic);
+  REQUIRE(one.node_seconds.size() == 2);
+  CHECK(one.node_seconds[0] == Approx(expected[0] + expected[1]));
+  CHECK(one.node_seconds[1] == Approx(expected[2] + expected[3]));
+
+  // On the hand profile's curve the rate is read at the tile's own (unpadded) shape.
+  const Profile curved = hand_profile();
+  const std::vector<double> on_curve = predict_task_seconds(g, curved, 1, /*in_model=*/false);
+  CHECK(on_curve[0] == Approx(padded / (gemm_gflops(curved.gemm, 10, 20, 64) * 1e9)));
+}
+
+TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") {
+  Profile p = flat_profile(50);
+  p.in_model["gemm"] = InModel{2, 1e-6, 1e-8};
+  ops::OpCost depthwise;
+  depthwise.kind = ops::WorkKind::kDepthwise;
+  depthwise.flops = 1e5;
+  const tiles::TileGraph g = hand_graph({
+      {0, gemm_cost(10, 20, 64, 1, 9)},  // a 3x3 convolution: 2 x 2 micro-kernel blocks x 9 taps
+      {1, depthwise},                    // no fit for depthwise: the rates alone
+  });
+  CHECK(gemm_tap_blocks(p, g.tasks[0].cost) == 36);
+  CHECK(gemm_tap_blocks(p, g.tasks[1].cost) == 0);
+  const double gemm = 2.0 * 16 * 32 * 64 / 50e9;
+  const double dw = 1e5 / 12.5e9;
+  const std::vector<double> fitted = predict_task_seconds(g, p, 1);
+  CHECK(fitted[0] == Approx(2 * gemm + 1e-6 + 36 * 1e-8));
+  CHECK(fitted[1] == Approx(dw));
+  const std::vector<double> rates = predict_task_seconds(g, p, 1, /*in_model=*/false);
+  CHECK(rates[0] == Approx(gemm));
+  CHECK(rates[1] == Approx(dw));
+}
+
+TEST_CASE("memory: the longer of compute and traffic in a core's caches, their sum from shared levels") {
+  const Profile p = flat_profile(50);
+  // 1000 outputs of an add: 250 ns of compute. Node 0's data fit in L1 (copies at 60 GB/s),
+  // node 1's in L2 (40 GB/s), node 2's only in DRAM (10 GB/s, shared).
+  const tiles::TileGraph g = hand_graph(
+      {
+          {0, elementwise_cost(12000), 1000},  // 200 ns of traffic: compute is longer
+          {0, elementwise_cost(30000), 1000},  // 500 ns of traffic: it is longer
+          {1, elementwise_cost(30000), 1000},  // 750 ns of traffic
+          {2, elementwise_cost(12000), 1000},  // 1200 ns of traffic, added to the compute
+      },
+      {{1000}, {10000}, {int64_t{1} << 28}});
+  const std::vector<double> one = predict_task_seconds(g, p, 1);
+  CHECK(one[0] == Approx(250e-9));
+  CHECK(one[1] == Approx(500e-9));
+  CHECK(one[2] == Approx(750e-9));
+  CHECK(one[3] == Approx(250e-9 + 1200e-9));
+  // Two threads share DRAM (20 x 10/15 GB/s between them); the private levels are unchanged.
+  const std::vector<double> two = predict_task_seconds(g, p, 2);
+  CHECK(two[1] == Approx(one[1]));
+  CHECK(two[2] == Approx(one[2]));
+  CHECK(two[3] == Approx(250e-9 + 12000 / (20e9 * 10 / 15 / 2)));
+}
+
+TEST_CASE("weights stream once per node, from the level that holds all of them, spread over its tiles") {
+  const Profile p = flat_profile(50);
+  // 2 MB of weights in all: they come from L3, read at 30 GB/s by one thread and by all
+  // cores together (15 each of two).
+  const tiles::TileGraph g = hand_graph({{0, gemm_cost(8, 16, 64)}, {0, gemm_cost(8, 16, 64)}, {1, gemm_cost(8, 16, 64)}},
+                                        {}, {1'200'000, 800'000});
+  const double gemm = 2.0 * 8 * 16 * 64 / 50e9;
+  const std::vector<double> one = predict_task_seconds(g, p, 1);
+  CHECK(one[0] == Approx(gemm + 600'000 / 30e9));
+  CHECK(one[1] == Approx(gemm + 600'000 / 30e9));
+  CHECK(one[2] == Approx(gemm + 800'000 / 30e9));
+  const std::vector<double> two = predict_task_seconds(g, p, 2);
+  CHECK(two[0] == Approx(gemm + 600'000 / 15e9));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Predictions
+
+TEST_CASE("predictions say whether the profile was calibrated") {
+  const tiles::TileGraph g = hand_graph({{0, gemm_cost(8, 16, 64), 1, {1}}, {1, elementwise_cost(4096), 128}});
+  const Prediction guess = predict(g, uncalibrated_profile("avx2", "native"), 1, SimScheduler::kDynamic);
+  CHECK_FALSE(guess.calibrated);
+  CHECK(guess.latency > 0);
+  const Prediction measured = predict(g, hand_profile(), 2, SimScheduler::kBarrier);
+  CHECK(measured.calibrated);
+  CHECK(measured.threads == 2);
+  CHECK(measured.scheduler == SimScheduler::kBarrier);
+  CHECK(measured.idle.size() == 2);
+}
+
+TEST_CASE("a chain on one thread: its kernels plus the executor's costs per task") {
+  Profile p = flat_profile(64);
+  p.executor = {1e-7, 3e-8, 2e-6, 5e-7};  // task, edge, steal, wake
+  // 8 x 16 x 1000, 8 x 16 x 3000 and 8 x 16 x 2000: 4, 12 and 8 us at 64 GFLOP/s.
+  const tiles::TileGraph g =
+      hand_graph({{0, gemm_cost(8, 16, 1000), 1, {1}}, {1, gemm_cost(8, 16, 3000), 1, {2}}, {2, gemm_cost(8, 16, 2000)}});
+  const SimCosts costs = sim_costs(g, p);
+  const double per_task = 1e-7 + 2.0 / 3 * 3e-8;  // two edges over three tasks
+  CHECK(costs.task_overhead == Approx(per_task));
+  CHECK(costs.steal == Approx(2e-6));
+  CHECK(costs.wake == Approx(5e-7));
+
+  const Prediction one = predict(g, p, 1, SimScheduler::kDynamic);
+  REQUIRE(one.node_seconds.size() == 3);
+  CHECK(one.node_seconds[0] == Approx(4e-6));
+  CHECK(one.node_seconds[1] == Approx(12e-6));
+  CHECK(one.node_seconds[2] == Approx(8e-6));
+  // The thread wakes once, then runs the chain through.
+  CHECK(one.latency == Approx(5e-7 + 24e-6 + 3 * per_task));
+  CHECK(one.critical_path == Approx(24e-6 + 3 * per_task));
+  REQUIRE(one.idle.size() == 1);
+  CHECK(one.idle[0] == Approx(5e-7));
+  // A chain gains nothing from a second thread, under either scheduler.
+  CHECK(predict(g, p, 2, SimScheduler::kDynamic).latency == Approx(one.latency));
+  CHECK(predict(g, p, 2, SimScheduler::kBarrier).latency == Approx(one.latency));
+}
+
+TEST_CASE("independent equal tiles on two threads take about half as long as on one") {
+  Profile p = flat_profile(64);
+  p.executor = {1e-7, 0, 2e-6, 5e-7};
+  std::vector<TaskSpec> tasks(8, TaskSpec{0, gemm_cost(8, 16, 1000)});  // 4 us each
+  const tiles::TileGraph g = hand_graph(tasks);
+  const Prediction one = predict(g, p, 1, SimScheduler::kDynamic);
+  const Prediction two = predict(g, p, 2, SimScheduler::kDynamic);
+  CHECK(one.latency == Approx(5e-7 + 8 * (4e-6 + 1e-7)));
+  CHECK(two.latency == Approx(5e-7 + 4 * (4e-6 + 1e-7)));  // four tiles at home on each thread
+  CHECK(two.latency == Approx(one.latency / 2).epsilon(0.05));
+  CHECK(two.critical_path == Approx(4e-6 + 1e-7));
+  CHECK(predict(g, p, 2, SimScheduler::kBarrier).latency == Approx(two.latency));
+}
+
+TEST_CASE("fork-join: the dynamic scheduler overlaps what the barrier one serialises") {
+  // root (1) -> x (3), y (1) -> x' (1) after x, y' (3) after y -> join (1), in units of 4 us.
+  // Dynamic, 2 threads: x on thread 0 from 1 to 4, y on thread 1 from 1 to 2, then y' from 2
+  // to 5 while thread 0 runs x' from 4 to 5; the join 5 to 6. Barrier: the second node starts
+  // only when x is done (4), the join when y' is (7): 8.
+  Profile p = flat_profile(64);
+  const auto unit = [](int64_t units) { return gemm_cost(8, 16, 1000 * units); };
+  const tiles::TileGraph g = hand_graph({
+      {0, unit(1), 1, {1, 2}},
+      {1, unit(3), 1, {3}},
+      {1, unit(1), 1, {4}},
+      {2, unit(1), 1, {5}},
+      {2, unit(3), 1, {5}},
+      {3, unit(1)},
+  });
+  const double u = 4e-6;
+  CHECK(predict(g, p, 1, SimScheduler::kDynamic).latency == Approx(10 * u));
+  CHECK(predict(g, p, 1, SimScheduler::kBarrier).latency == Approx(10 * u));
+  const Prediction dynamic = predict(g, p, 2, SimScheduler::kDynamic);
+  const Prediction barrier = predict(g, p, 2, SimScheduler::kBarrier);
+  CHECK(dynamic.latency == Approx(6 * u));
+  CHECK(barrier.latency == Approx(8 * u));
+  CHECK(dynamic.critical_path == Approx(6 * u));
+  CHECK(barrier.critical_path == Approx(6 * u));
+  REQUIRE(barrier.idle.size() == 2);
+  CHECK(barrier.idle[0] + barrier.idle[1] == Approx(2 * 8 * u - 10 * u));
+
+  // With the executor's costs the order stays: hand-overs cost both schedulers alike.
+  p.executor = {1e-7, 3e-8, 1e-7, 1e-7};
+  CHECK(predict(g, p, 2, SimScheduler::kDynamic).latency < predict(g, p, 2, SimScheduler::kBarrier).latency);
+}
+
+}  // namespace
+}  // namespace tessera::plan
