@@ -15,16 +15,22 @@ inline double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Calls run() (one timed repetition, returning its seconds) at least 5 times and until
-// `seconds` have passed; returns the median repetition time.
+// `seconds` have passed; returns the repetition time at `quantile` (0.5: the median).
 template <class Run>
-double median_seconds(double seconds, Run run) {
+double quantile_seconds(double seconds, double quantile, Run run) {
   std::vector<double> times;
   const auto start = std::chrono::steady_clock::now();
   while (times.size() < 5 || (seconds_since(start) < seconds && times.size() < 100000)) {
     times.push_back(run());
   }
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  const auto at = times.begin() + static_cast<std::ptrdiff_t>(quantile * static_cast<double>(times.size() - 1));
+  std::nth_element(times.begin(), at, times.end());
+  return *at;
+}
+
+template <class Run>
+double median_seconds(double seconds, Run run) {
+  return quantile_seconds(seconds, 0.5, run);
 }
 
 // Times body() as one repetition of median_seconds.
