@@ -75,8 +75,10 @@ int calibrate_command(int argc, char** argv) {
                 level["shared_gbps"].get<double>());
   }
   const auto& e = p["executor_ns"];
-  std::printf("  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over\n", e["task"].get<double>(),
-              e["edge"].get<double>(), e["steal"].get<double>());
+  std::printf("  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over; idle threads spin %.0f us,\n"
+              "            then a wake-up costs %.1f us\n",
+              e["task"].get<double>(), e["edge"].get<double>(), e["steal"].get<double>(), e["spin"].get<double>() / 1e3,
+              e["wake"].get<double>() / 1e3);
   std::printf("profile -> %s\n", output.c_str());
   return 0;
 }

@@ -176,7 +176,7 @@ SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
   const double edges = static_cast<double>(graph.data_edges + graph.reuse_edges);
   const double per_task_edges = graph.tasks.empty() ? 0 : edges / static_cast<double>(graph.tasks.size());
   return {profile.executor.task + per_task_edges * profile.executor.edge, profile.executor.steal,
-          profile.executor.wake};
+          profile.executor.wake, profile.executor.spin};
 }
 
 Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler) {

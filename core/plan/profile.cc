@@ -161,7 +161,8 @@ std::string profile_to_json(const Profile& p) {
        {{"task", p.executor.task * 1e9},
         {"edge", p.executor.edge * 1e9},
         {"steal", p.executor.steal * 1e9},
-        {"wake", p.executor.wake * 1e9}}},
+        {"wake", p.executor.wake * 1e9},
+        {"spin", p.executor.spin * 1e9}}},
   };
   return out.dump(1);
 }
@@ -228,16 +229,17 @@ Result<Profile> profile_from_json(const std::string& text) {
   if (!in_model->is_object()) return Status::error("profile: in_model must be an object");
   for (auto it = in_model->begin(); it != in_model->end(); ++it) {
     Reader f(it.value(), "in_model." + it.key());
-    InModel fit{f.number("scale"), f.number("tile_ns", false) * 1e-9, f.number("tap_ns", false) * 1e-9};
+    InModel fit{f.number("scale"), f.number("tile_ns", false) / 1e9, f.number("tap_ns", false) / 1e9};
     TESSERA_RETURN_IF_ERROR(f.status());
     p.in_model[it.key()] = fit;
   }
 
   Reader e(*executor, "executor_ns");
-  p.executor.task = e.number("task", false) * 1e-9;
-  p.executor.edge = e.number("edge", false) * 1e-9;
-  p.executor.steal = e.number("steal", false) * 1e-9;
-  p.executor.wake = e.number("wake", false) * 1e-9;
+  p.executor.task = e.number("task", false) / 1e9;
+  p.executor.edge = e.number("edge", false) / 1e9;
+  p.executor.steal = e.number("steal", false) / 1e9;
+  p.executor.wake = e.number("wake", false) / 1e9;
+  p.executor.spin = e.number("spin", false) / 1e9;
   TESSERA_RETURN_IF_ERROR(e.status());
   return p;
 }
@@ -267,7 +269,7 @@ Profile uncalibrated_profile(const std::string& isa, const std::string& build) {
               {"L2", 1 << 20, 50, 30, 50},
               {"L3", 16 << 20, 30, 20, 60},
               {"DRAM", 0, 15, 10, 20}};
-  p.executor = {1e-6, 2e-8, 1e-6, 5e-6};
+  p.executor = {1e-6, 2e-8, 1e-6, 2e-5, 1e-4};
   return p;
 }
 

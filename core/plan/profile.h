@@ -40,7 +40,8 @@ struct ExecutorCosts {
   double task = 0;  // dispatch and dependency counting, per task
   double edge = 0;  // per dependency edge into a task
   double steal = 0; // taking a task from another thread's deque
-  double wake = 0;  // an idle thread starting on new work
+  double wake = 0;  // waking an idle thread that went to sleep
+  double spin = 0;  // how long an idle thread spins for work before it sleeps
 };
 
 // A tile's time in a model = scale * its time from the rates + tile

@@ -21,6 +21,7 @@ class Simulation {
  public:
   Simulation(std::span<const SimTask> tasks, const SimOptions& options)
       : tasks_(tasks), options_(options), deques_(options.threads), idle_(options.threads, true),
+        idle_since_(options.threads, 0.0),
         pending_(tasks.size(), 0) {
     TESSERA_CHECK(options.threads >= 1);
     result_.busy.assign(options.threads, 0);
@@ -99,7 +100,9 @@ class Simulation {
       return true;
     });
     if (!found) return false;
-    const double delay = (woken ? options_.costs.wake : 0) + (from != thread ? options_.costs.steal : 0);
+    // A thread idle for less than the spin time is still spinning: no wake-up to pay.
+    const bool asleep = woken && now - idle_since_[thread] >= options_.costs.spin;
+    const double delay = (asleep ? options_.costs.wake : 0) + (from != thread ? options_.costs.steal : 0);
     start(thread, task, now + delay);
     return true;
   }
@@ -130,6 +133,7 @@ class Simulation {
       start(thread, next, now);
     } else if (!pick(thread, now, /*woken=*/false)) {
       idle_[thread] = true;
+      idle_since_[thread] = now;
     }
     dispatch_idle(now);
   }
@@ -163,6 +167,7 @@ class Simulation {
   SimOptions options_;
   std::vector<std::deque<uint32_t>> deques_;
   std::vector<bool> idle_;
+  std::vector<double> idle_since_;  // when each idle thread ran out of work (0: spinning at the start)
   std::vector<uint32_t> pending_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> node_of_;  // task -> index into nodes_

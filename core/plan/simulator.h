@@ -27,7 +27,8 @@ struct SimTask {
 struct SimCosts {
   double task_overhead = 0;  // per task: dispatch, dependency counters
   double steal = 0;          // taking a task from another thread's deque
-  double wake = 0;           // an idle thread starting on work that appeared
+  double wake = 0;           // an idle thread that went to sleep starting on work that appeared
+  double spin = 0;           // how long an idle thread spins before it sleeps (threads spin at the start)
 };
 
 struct SimOptions {

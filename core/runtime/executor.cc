@@ -191,6 +191,19 @@ bool Executor::find_work(int id, Item* item) {
   });
 }
 
+double Executor::idle_spin_seconds() {
+  // The worker loop's spin with nothing queued: a pause and a look at the queued count.
+  const std::atomic<int64_t> queued{0};
+  const auto start = std::chrono::steady_clock::now();
+  int64_t seen = 0;
+  for (int spin = 0; spin < kSpinRounds; ++spin) {
+    TESSERA_PAUSE();
+    seen += queued.load();
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return seen == 0 ? seconds : 0;
+}
+
 void Executor::worker_loop(int id) {
   while (true) {
     Item item;

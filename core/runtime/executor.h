@@ -53,6 +53,10 @@ class Executor {
 
   int threads() const { return static_cast<int>(workers_.size()); }
 
+  // Seconds an idle thread spins looking for work before it sleeps, on this machine: the
+  // spin loop timed (what the cost model needs to know when a hand-over also pays a wake-up).
+  static double idle_spin_seconds();
+
   // Runs every task of `graph` over `arena` (graph.arena_bytes, 64-byte aligned) and
   // returns when all have finished. `scratch[i]` is thread i's scratch space of at least
   // graph.scratch_floats floats (the caller owns it, so a run never allocates). With
