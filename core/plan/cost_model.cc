@@ -93,9 +93,9 @@ const char* work_kind_name(ops::WorkKind kind) {
   return "copy";
 }
 
-const MemoryLevel& source_level(const Profile& profile, double node_bytes) {
+const MemoryLevel& source_level(const Profile& profile, double bytes) {
   for (const MemoryLevel& level : profile.memory) {
-    if (level.bytes == 0 || node_bytes <= static_cast<double>(level.bytes)) return level;
+    if (level.bytes == 0 || bytes <= static_cast<double>(level.bytes)) return level;
   }
   return profile.memory.back();
 }

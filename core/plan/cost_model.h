@@ -22,8 +22,9 @@ namespace tessera::plan {
 const char* work_kind_name(ops::WorkKind kind);
 
 // The memory level a node's data are read from: the first whose capacity holds the
-// activations it reads and writes (the shared last-level cache counts for all threads).
-const MemoryLevel& source_level(const Profile& profile, double activation_bytes);
+// activations it reads and writes, or all weights of a model (the shared last-level cache
+// counts for all threads).
+const MemoryLevel& source_level(const Profile& profile, double bytes);
 
 // Bytes per second one of `threads` busy threads gets from `level`, copying (bytes read and
 // written) or only reading. Private levels give every thread the single-thread rate; shared
