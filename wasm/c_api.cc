@@ -15,6 +15,7 @@
 #include "core/base/checked_math.h"
 #include "core/engine/compiled_model.h"
 #include "core/ops/geometry.h"
+#include "tessera/calibration.h"
 #include "tessera/engine.h"
 
 #if defined(__EMSCRIPTEN__)
@@ -26,6 +27,7 @@
 
 struct TesseraEngine {
   std::shared_ptr<tessera::Executor> executor;
+  std::string profile_json;  // of the last calibration
   std::string error;
 };
 
@@ -43,6 +45,7 @@ struct TesseraModel {
   int info_version = 0;            // counts changes of info_json
   tessera::InputDims described;    // the input dims info_json describes (none: load-time or none)
   std::string trace_json;
+  std::string prediction_json;
   std::string error;
 };
 
@@ -90,6 +93,19 @@ TESSERA_EXPORT void tessera_engine_destroy(TesseraEngine* engine) { delete engin
 TESSERA_EXPORT int tessera_engine_threads(TesseraEngine* engine) { return engine->executor->threads(); }
 
 TESSERA_EXPORT const char* tessera_engine_last_error(TesseraEngine* engine) { return engine->error.c_str(); }
+
+TESSERA_EXPORT const char* tessera_engine_calibrate(TesseraEngine* engine, int quick) {
+  tessera::CalibrateOptions options;
+  options.quick = quick != 0;
+  options.threads = engine->executor->threads();
+  auto profile = tessera::calibrate(options);
+  if (!profile.ok()) {
+    fail(&engine->error, profile.status().message());
+    return nullptr;
+  }
+  engine->profile_json = std::move(profile.value());
+  return engine->profile_json.c_str();
+}
 
 TESSERA_EXPORT TesseraBuffer* tessera_buffer_create(size_t bytes) {
   auto* buffer = new (std::nothrow) TesseraBuffer;
@@ -232,6 +248,29 @@ TESSERA_EXPORT const void* tessera_model_output(TesseraModel* model, int index) 
 
 TESSERA_EXPORT const char* tessera_model_trace_json(TesseraModel* model) {
   return model->trace_json.empty() ? nullptr : model->trace_json.c_str();
+}
+
+TESSERA_EXPORT const char* tessera_model_predict(TesseraModel* model, int threads, int scheduler, const char* profile) {
+  if (model->info_json.empty()) {
+    fail(&model->error,
+         "predict: the model has symbolic dims and has not run yet: run it once at the dims to predict for");
+    return nullptr;
+  }
+  if (scheduler < 0 || scheduler > 1) {
+    fail(&model->error, "predict: scheduler must be 0 (dynamic) or 1 (barrier), got " + std::to_string(scheduler));
+    return nullptr;
+  }
+  tessera::PredictOptions options;
+  options.threads = threads;
+  options.scheduler = static_cast<tessera::Scheduler>(scheduler);
+  options.profile = profile;
+  auto prediction = model->model->predict(model->described, options);
+  if (!prediction.ok()) {
+    fail(&model->error, prediction.status().message());
+    return nullptr;
+  }
+  model->prediction_json = tessera::model_prediction_json(*prediction);
+  return model->prediction_json.c_str();
 }
 
 TESSERA_EXPORT size_t tessera_heap_bytes_in_use(void) { return mallinfo().uordblks; }

@@ -25,6 +25,15 @@ void tessera_engine_destroy(TesseraEngine* engine);
 int tessera_engine_threads(TesseraEngine* engine);
 const char* tessera_engine_last_error(TesseraEngine* engine);
 
+// Measures this machine for the cost model (tessera::calibrate): Tessera's kernels and runtime,
+// the shared bandwidth and hand-overs on the engine's thread count; quick != 0 takes seconds
+// instead of up to a minute or two. Returns the profile's JSON (it names the build and ISA),
+// owned by the engine until its next call, or NULL with the message in
+// tessera_engine_last_error. The threads build starts up to that many threads of its own
+// meanwhile, beside the executor's: their workers must be in the pool already (a blocked
+// caller cannot start any).
+const char* tessera_engine_calibrate(TesseraEngine* engine, int quick);
+
 typedef struct TesseraBuffer TesseraBuffer;  // model weights on their way in
 
 // A 64-byte aligned buffer of `bytes` bytes, or NULL when memory runs out. The caller fills
@@ -74,6 +83,16 @@ const void* tessera_model_output(TesseraModel* model, int index);
 
 // The last traced run as Chrome trace JSON ("traceEvents"), or NULL if no run was traced.
 const char* tessera_model_trace_json(TesseraModel* model);
+
+// What the cost model predicts for the specialisation the info JSON describes (the last run's
+// dims, or the declared dims when all are fixed) on `threads` threads, scheduler 0 dynamic or
+// 1 barrier, from `profile` (a profile's JSON from tessera_engine_calibrate of the same build,
+// or "" for uncalibrated guesses): JSON {"calibrated", "profile", "threads", "scheduler",
+// "latency_ms", "critical_path_ms", "idle_ms": [per thread], "nodes": [{"name", "op", "ms"}]}
+// with the nodes in the info JSON's order. NULL on error (symbolic dims before the first run,
+// bad options, a profile that is not Tessera's or is another build's), the message then in
+// tessera_model_last_error.
+const char* tessera_model_predict(TesseraModel* model, int threads, int scheduler, const char* profile);
 
 // Bytes the allocator has handed out and not yet taken back: lets callers watch for leaks.
 size_t tessera_heap_bytes_in_use(void);

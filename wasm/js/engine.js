@@ -7,7 +7,7 @@ import { elementCount } from './dims.js';
 import { dtypeOfArray } from './dtypes.js';
 import { TesseraError } from './errors.js';
 import { HostChannel } from './host/channel.js';
-import { SCHEDULERS } from './host/core_engine.js';
+import { PREDICTED_SCHEDULERS, SCHEDULERS } from './host/core_engine.js';
 import { kCacheName } from './host/model_files.js';
 import { ownBuffer } from './own_buffer.js';
 import { loadRequest } from './sources.js';
@@ -82,6 +82,14 @@ function directoryUrl(value) {
   return url;
 }
 
+// A profile object as the core reads it; what it holds is checked there.
+function profileText(profile, what) {
+  if (profile === null || typeof profile !== 'object' || Array.isArray(profile)) {
+    throw new TypeError(`${what}: profile must be an object from engine.calibrate(), got ${JSON.stringify(profile)}`);
+  }
+  return JSON.stringify(profile);
+}
+
 export class Engine {
   #channel;
   #models = new Set();
@@ -108,9 +116,30 @@ export class Engine {
     const { request, transfer, onProgress } = loadRequest(json, weights, options);
     const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
     if (this.#disposed) throw new TesseraError('the engine was disposed');  // while the load finished
-    const model = new Model(this.#channel, id, signature, info, () => this.#models.delete(model));
+    const model = new Model(this.#channel, id, signature, info, this.threads, () => this.#models.delete(model));
     this.#models.add(model);
     return model;
+  }
+
+  /**
+   * Measures this machine for the cost model: Tessera's kernels and runtime in this build, the
+   * shared bandwidth and hand-overs on this engine's threads. Takes up to a minute or two
+   * (quick: a few seconds, coarser), during which the engine's other calls wait. The engine
+   * keeps the profile for its models' predict().
+   * @param {{ quick?: boolean }} [options]
+   * @returns the profile (names the build, ISA and date), for setProfile() later
+   */
+  async calibrate({ quick = false } = {}) {
+    return JSON.parse(await this.#channel.call('calibrate', { quick: Boolean(quick) }));
+  }
+
+  /**
+   * Makes `profile` (what calibrate() returned, perhaps in an earlier session, of the same
+   * build) the one its models' predict() uses from now on; null forgets it. What it holds is
+   * checked by predict().
+   */
+  async setProfile(profile) {
+    await this.#channel.call('setProfile', { profile: profile === null ? '' : profileText(profile, 'setProfile') });
   }
 
   /** { wasmBytes, heapInUseBytes }: the module's memory and what its allocator holds. */
@@ -138,12 +167,14 @@ export class Model {
   #info;
   #trace = null;
   #disposed = false;
+  #engineThreads;
   #onDispose;
 
-  constructor(channel, id, signature, info, onDispose) {
+  constructor(channel, id, signature, info, engineThreads, onDispose) {
     this.#channel = channel;
     this.#id = id;
     this.#info = info;
+    this.#engineThreads = engineThreads;
     this.#onDispose = onDispose;
     this.name = signature.name;
     /** [{ name, dtype, dims }]: a dim is a number or a symbol's name ("batch", "seq") */
@@ -191,6 +222,31 @@ export class Model {
       throw new TesseraError('the model has symbolic dims: inspect() describes the last run, and there was none yet');
     }
     return structuredClone(this.#info);
+  }
+
+  /**
+   * What the cost model predicts for the compiled model inspect() describes: latency, critical
+   * path, idle time per thread, and per node the sum of its tiles' times (what a trace gives).
+   * @param {{ threads?: number, scheduler?: 'dynamic' | 'barrier', profile?: object }} [options]
+   *   threads: default the engine's; profile: default the engine's (calibrate(), setProfile()),
+   *   without which the numbers are uncalibrated guesses
+   * @returns {{ calibrated, profile, threads, scheduler, latencyMs, criticalPathMs, idleMs,
+   *   nodes: [{ name, op, ms }] }} with profile the one used ("uncalibrated" for none)
+   */
+  async predict(options = {}) {
+    if (this.#disposed) throw new TesseraError('the model was disposed');
+    const { threads = this.#engineThreads, scheduler = 'dynamic', profile } = options;
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new TypeError(`predict: threads must be an integer of at least 1, got ${threads}`);
+    }
+    if (!PREDICTED_SCHEDULERS.includes(scheduler)) {
+      throw new TypeError(`predict: scheduler must be one of ${PREDICTED_SCHEDULERS.join(', ')}, ` +
+                          `got ${JSON.stringify(scheduler)}`);
+    }
+    const given = profile === undefined ? null : profileText(profile, 'predict');  // null: the engine's
+    const p = await this.#channel.call('predict', { model: this.#id, threads, scheduler, profile: given });
+    return { calibrated: p.calibrated, profile: p.profile, threads: p.threads, scheduler: p.scheduler,
+             latencyMs: p.latency_ms, criticalPathMs: p.critical_path_ms, idleMs: p.idle_ms, nodes: p.nodes };
   }
 
   /** The tile timeline of the last run made with { trace: true }, as Chrome trace JSON. */

@@ -99,6 +99,43 @@ export interface ModelInfo {
   compile_ms: number;
 }
 
+/**
+ * A machine profile for the cost model (Engine.calibrate): the measured rates of Tessera's
+ * kernels and runtime in one build. Pass it back as it is; `machine` says where it was made.
+ */
+export interface Profile {
+  format: 'tessera-profile';
+  version: number;
+  machine: { cpu: string; isa: string; build: 'wasm-threads' | 'wasm-single' | 'native'; cores: number };
+  date: string;
+  quick: boolean;
+  [measurement: string]: unknown;
+}
+
+export interface PredictOptions {
+  /** Threads to predict for; default: the engine's. */
+  threads?: number;
+  scheduler?: 'dynamic' | 'barrier';
+  /** Default: the engine's profile (calibrate, setProfile); without one, uncalibrated guesses. */
+  profile?: Profile;
+}
+
+/** What the cost model predicts for the compiled model that inspect() describes. */
+export interface Prediction {
+  /** False without a profile: the numbers are guesses. */
+  calibrated: boolean;
+  /** The profile used: "<isa> <build>, <cpu>, <date>", or "uncalibrated". */
+  profile: string;
+  threads: number;
+  scheduler: 'dynamic' | 'barrier';
+  latencyMs: number;
+  criticalPathMs: number;
+  /** Per thread. */
+  idleMs: number[];
+  /** Per compiled node, in inspect().nodes order: the sum of its tiles' times. */
+  nodes: Array<{ name: string; op: string; ms: number }>;
+}
+
 /** Chrome / Perfetto trace JSON: one complete event ("ph": "X") per tile, one track per thread. */
 export interface Trace {
   traceEvents: Array<Record<string, unknown>>;
@@ -139,6 +176,11 @@ export class Model {
   inspect(): ModelInfo;
   /** The tile timeline of the last run made with `{ trace: true }`. */
   trace(): Trace;
+  /**
+   * The cost model's latency and per-node times for the compiled model inspect() describes
+   * (a model with symbolic dims must have run once).
+   */
+  predict(options?: PredictOptions): Promise<Prediction>;
   dispose(): Promise<void>;
 }
 
@@ -152,6 +194,14 @@ export class Engine {
    */
   loadModel(json: object | string | URL, weights?: Weights | null, options?: LoadOptions): Promise<Model>;
   loadModel(json: object | string | URL, options: LoadOptions): Promise<Model>;
+  /**
+   * Measures this machine for the cost model, in this build and on this engine's threads: up
+   * to a minute or two, `quick` a few seconds; other calls wait meanwhile. The engine keeps the
+   * profile for its models' predict().
+   */
+  calibrate(options?: { quick?: boolean }): Promise<Profile>;
+  /** The profile predict() uses from now on (from calibrate, of this build); null: none. */
+  setProfile(profile: Profile | null): Promise<void>;
   /** The WebAssembly memory's size and the bytes its allocator holds. */
   memoryUsage(): Promise<{ wasmBytes: number; heapInUseBytes: number }>;
   /** Frees the models and the engine and stops its worker and threads; a second call does nothing. */

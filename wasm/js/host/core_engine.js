@@ -7,6 +7,8 @@ import { TesseraError } from '../errors.js';
 
 /** The schedulers, in the order of the C API's codes. */
 export const SCHEDULERS = ['dynamic', 'barrier', 'shuffle'];
+/** Those the cost model predicts. */
+export const PREDICTED_SCHEDULERS = SCHEDULERS.slice(0, 2);
 
 const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
@@ -17,6 +19,7 @@ export class CoreEngine {
     this.handle = module._tessera_engine_create(threads) >>> 0;
     this.models = new Map();  // id -> { handle, info, infoVersion }
     this.nextModelId = 1;
+    this.profile = '';  // the JSON text of the profile predictions use by default ('': none)
   }
 
   get threads() {
@@ -107,6 +110,38 @@ export class CoreEngine {
     return { outputs, info: changed ? model.info : null, traceJson };
   }
 
+  /**
+   * Measures the machine (tessera_engine_calibrate); returns the profile's JSON text, which
+   * becomes the engine's profile.
+   */
+  async calibrate(quick) {
+    await this.#loadCalibrationWorkers();
+    const m = this.module;
+    const json = m._tessera_engine_calibrate(this.handle, quick ? 1 : 0) >>> 0;
+    if (!json) throw new TesseraError(m.UTF8ToString(m._tessera_engine_last_error(this.handle)));
+    this.profile = m.UTF8ToString(json);
+    return this.profile;
+  }
+
+  /**
+   * The cost model's prediction for model `id` (of the specialisation its info describes) on
+   * `threads` threads under `scheduler`, from `profile` (JSON text; null: the engine's): the
+   * core's prediction JSON, parsed.
+   */
+  predict(id, { threads, scheduler, profile }) {
+    const m = this.module;
+    const model = this.#model(id);
+    const profilePtr = this.#cString(profile ?? this.profile, 'the profile');
+    try {
+      const json = m._tessera_model_predict(model.handle, threads, PREDICTED_SCHEDULERS.indexOf(scheduler),
+                                            profilePtr) >>> 0;
+      if (!json) throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(model.handle)));
+      return JSON.parse(m.UTF8ToString(json));
+    } finally {
+      m._free(profilePtr);
+    }
+  }
+
   disposeModel(id) {
     this.module._tessera_model_destroy(this.#model(id).handle);
     this.models.delete(id);
@@ -125,6 +160,22 @@ export class CoreEngine {
     for (const id of [...this.models.keys()]) this.disposeModel(id);
     this.module._tessera_engine_destroy(this.handle);
     this.module.PThread?.terminateAllThreads();
+  }
+
+  // Calibration starts threads of its own, up to as many as the engine has, beside the
+  // executor's. A thread starts only on a worker that has loaded the module, and calibrating
+  // blocks this thread (which would hear of a new worker's loading) until it ends: so the
+  // workers are added to the pool and loaded first. They stay for later calibrations.
+  async #loadCalibrationWorkers() {
+    const pthread = this.module.PThread;
+    if (!pthread) return;  // the single-threaded build
+    const loading = [];
+    for (let n = pthread.unusedWorkers.length; n < this.threads; ++n) {
+      pthread.allocateUnusedWorker();
+      const worker = pthread.unusedWorkers.at(-1);
+      loading.push(new Promise((resolve) => pthread.loadWasmModuleToWorker(worker, resolve)));
+    }
+    await Promise.all(loading);
   }
 
   // The threads build exports its (shared) memory; the single build's views are current.

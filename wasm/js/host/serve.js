@@ -41,6 +41,12 @@ export function serve(port, loadModule, readFile = null) {
         files.weights?.free();
       }
     },
+    // Holds the module for its seconds, as a run does; later calls wait for the profile.
+    calibrate: ({ quick }) => current().calibrate(quick),
+    setProfile: ({ profile }) => {
+      current().profile = profile;
+    },
+    predict: ({ model, ...options }) => current().predict(model, options),
     run({ model, inputs, options }) {
       const { outputs, info, traceJson } = current().run(model, inputs, options);
       return { result: { outputs, info, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
