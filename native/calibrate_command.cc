@@ -57,13 +57,15 @@ int calibrate_command(int argc, char** argv) {
   file << *profile << "\n";
   if (!file) return fail("calibrate", "cannot write \"" + output + "\"");
 
-  double best_gemm = 0;
-  for (double g : p["gemm"]["gflops"]) best_gemm = std::max(best_gemm, g);
   std::printf("%s, %s %s, %d cores: %s calibration in %.1f s\n", p["machine"]["cpu"].get<std::string>().c_str(),
               isa.c_str(), p["machine"]["build"].get<std::string>().c_str(), p["machine"]["cores"].get<int>(),
               options.quick ? "quick" : "full", seconds);
-  std::printf("  GEMM %s: up to %.1f GFLOP/s; depthwise %.1f GFLOP/s\n",
-              p["gemm"]["kernel"].get<std::string>().c_str(), best_gemm, p["depthwise_gflops"].get<double>());
+  const auto& gemm = p["gemm"];
+  std::printf("  GEMM %s: %.1f GFLOP/s at %lldx%lldx%lld; depthwise %.1f GFLOP/s\n",
+              gemm["kernel"].get<std::string>().c_str(), gemm["gflops"].back().get<double>(),
+              static_cast<long long>(gemm["rows"].back().get<int64_t>()),
+              static_cast<long long>(gemm["columns"].back().get<int64_t>()),
+              static_cast<long long>(gemm["depths"].back().get<int64_t>()), p["depthwise_gflops"].get<double>());
   std::printf("  per element: add %.3f ns, softmax %.3f ns, layernorm %.3f ns, Erf %.3f ns\n",
               p["elementwise_ns"].get<double>(), p["softmax_ns"].get<double>(), p["normalize_ns"].get<double>(),
               p["unary_ns"]["Erf"].get<double>());

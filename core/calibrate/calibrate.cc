@@ -2,6 +2,7 @@
 #include "core/calibrate/calibrate.h"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -33,7 +34,7 @@ std::string utc_now() {
 
 // A microbenchmark that could not run (0) leaves a profile no cost can come from.
 Status require(double value, const char* what) {
-  if (value > 0) return {};
+  if (value > 0 && std::isfinite(value)) return {};
   return Status::error(std::string("calibrate: measuring ") + what + " failed (out of memory, or an ISA not supported here)");
 }
 
@@ -93,6 +94,7 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
   TESSERA_RETURN_IF_ERROR(require(p.pool_tap_ns * p.permute_ns, "the pool and permute kernels"));
 
   p.memory = measure_memory(p.cores, budget);
+  if (p.memory.empty()) return Status::error("calibrate: out of memory for the bandwidth working set");
   for (const plan::MemoryLevel& level : p.memory) {
     TESSERA_RETURN_IF_ERROR(require(level.read_gbps * level.copy_gbps * level.shared_gbps, "memory bandwidth"));
   }

@@ -68,30 +68,27 @@ struct Rates {
   double copy_gbps = 0;
 };
 
-// One thread's rates over a working set of `bytes` (the copy: half read, half written).
-Rates measure_rates(size_t bytes, double seconds, bool copy_too) {
+// One thread's rates over the `bytes` at `data` (the copy: half read, half written).
+Rates measure_rates(std::byte* data, size_t bytes, double seconds, bool copy_too) {
   Rates r;
-  AlignedBuffer a = AlignedBuffer::allocate(bytes);
-  if (a.data() == nullptr) return r;
-  std::memset(a.data(), 1, bytes);
   volatile uint64_t sink = 0;
   const double read = kernels::median_seconds_of(
-      seconds, [&] { sink = sink ^ read_all(a.as<uint64_t>(), bytes / sizeof(uint64_t)); });
+      seconds, [&] { sink = sink ^ read_all(reinterpret_cast<const uint64_t*>(data), bytes / sizeof(uint64_t)); });
   r.read_gbps = static_cast<double>(bytes) / read * 1e-9;
   if (copy_too) {
     const size_t half = bytes / 2;
-    const double t = kernels::median_seconds_of(seconds, [&] { std::memcpy(a.data() + half, a.data(), half); });
+    const double t = kernels::median_seconds_of(seconds, [&] { std::memcpy(data + half, data, half); });
     r.copy_gbps = static_cast<double>(2 * half) / t * 1e-9;
   }
   return r;
 }
 
-// Read bandwidth of `threads` threads at once, each over its own `bytes`.
-double measure_shared_read(size_t bytes, int threads, double seconds) {
+// Read bandwidth of `threads` threads at once, each over its own `bytes` of `data`.
+double measure_shared_read(std::byte* data, size_t bytes, int threads, double seconds) {
   std::vector<double> each(threads, 0.0);
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] { each[t] = measure_rates(bytes, seconds, false).read_gbps; });
+    pool.emplace_back([&, t] { each[t] = measure_rates(data + t * bytes, bytes, seconds, false).read_gbps; });
   }
   for (std::thread& t : pool) t.join();
   double total = 0;
@@ -103,7 +100,12 @@ double measure_shared_read(size_t bytes, int threads, double seconds) {
 
 std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget) {
   const int64_t l1 = cache_bytes(1), l2 = cache_bytes(2), l3 = cache_bytes(3);
-  const int64_t dram = std::max<int64_t>(4 * l3, budget.quick ? 64 << 20 : 256 << 20);
+  // Past the L3 four times over; one buffer serves every level (and, split, every core), so
+  // that a WebAssembly heap, which never shrinks, grows by this much only.
+  const int64_t dram = std::max<int64_t>(4 * l3, 128 << 20);
+  AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(dram));
+  if (buffer.data() == nullptr) return {};
+  std::memset(buffer.data(), 1, buffer.size());
   struct Level {
     const char* name;
     int64_t capacity;
@@ -113,12 +115,12 @@ std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget) {
   std::vector<plan::MemoryLevel> out;
   for (const Level& level : levels) {
     const double seconds = level.capacity == 0 ? budget.point() * 2 : budget.point();
-    const Rates one = measure_rates(static_cast<size_t>(level.working_set), seconds, true);
+    const Rates one = measure_rates(buffer.data(), static_cast<size_t>(level.working_set), seconds, true);
     plan::MemoryLevel m{level.name, level.capacity, one.read_gbps, one.copy_gbps, one.read_gbps};
-    // The shared levels: every core reading its own share at once.
+    // The shared levels: every core reading its own share of the working set at once.
     if (cores > 1 && (level.capacity == 0 || level.capacity == l3)) {
-      const int64_t share = level.capacity == 0 ? level.working_set : level.working_set / cores;
-      m.shared_gbps = measure_shared_read(static_cast<size_t>(share), cores, seconds);
+      const size_t share = static_cast<size_t>(level.working_set / cores) / 64 * 64;
+      m.shared_gbps = measure_shared_read(buffer.data(), share, cores, seconds);
     }
     out.push_back(m);
   }

@@ -2,6 +2,7 @@
 #include "core/calibrate/network.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "core/base/aligned_buffer.h"
@@ -70,7 +71,9 @@ Result<std::shared_ptr<const Specialization>> Network::compile(const std::string
   return static_cast<const CompiledModel&>(*model).specialize({});
 }
 
-// Median seconds of every task of `g` over runs on one thread, for about `seconds`.
+// Mean seconds of every task of `g` over runs on one thread, for about `seconds`: the mean,
+// not the median, because a browser's coarse clock makes most short tiles read 0 or one
+// clock step, and only their average comes out right.
 Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds) {
   AlignedBuffer arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
   AlignedBuffer scratch = AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float));
@@ -80,14 +83,18 @@ Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds
   runtime::Executor executor(1);
   std::vector<runtime::TileEvent> events;
   std::vector<std::vector<double>> runs(g.tasks.size());
-  kernels::median_seconds_of(seconds, [&] {
-    executor.run(g, arena.data(), scratch_of, {runtime::Scheduler::kDynamic, 0, true}, &events);
+  const runtime::RunConfig traced{runtime::Scheduler::kDynamic, 0, true};
+  executor.run(g, arena.data(), scratch_of, traced, &events);  // warm the caches
+  const auto start = std::chrono::steady_clock::now();
+  for (int run = 0; run < 5 || kernels::seconds_since(start) < seconds; ++run) {
+    executor.run(g, arena.data(), scratch_of, traced, &events);
     for (const runtime::TileEvent& e : events) runs[e.task].push_back(1e-9 * static_cast<double>(e.end_ns - e.start_ns));
-  });
+  }
   std::vector<double> out;
-  for (std::vector<double>& r : runs) {
-    std::nth_element(r.begin(), r.begin() + r.size() / 2, r.end());
-    out.push_back(r[r.size() / 2]);
+  for (const std::vector<double>& r : runs) {
+    double sum = 0;
+    for (double seconds_of_run : r) sum += seconds_of_run;
+    out.push_back(sum / static_cast<double>(r.size()));
   }
   return out;
 }

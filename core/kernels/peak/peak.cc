@@ -68,13 +68,10 @@ double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t 
     return 0.0;
   }
   pack_gemm_weights(kernel.nr, kdim, 1, n, b.as<float>(), n, 1, nullptr, packed.as<float>());
-  const auto run = [&] {
-    const auto start = std::chrono::steady_clock::now();
+  const double t = median_seconds_of(seconds, [&] {
     gemm_f32(kernel, m, n, kdim, a.as<float>(), kdim, packed.as<float>(), c.as<float>(), n, MinMax{});
-    return seconds_since(start);
-  };
-  run();  // warm the caches
-  return 2.0 * static_cast<double>(m) * n * kdim / median_seconds(seconds, run) * 1e-9;
+  });
+  return 2.0 * static_cast<double>(m) * n * kdim / t * 1e-9;
 }
 
 double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds) {
@@ -88,15 +85,12 @@ double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g
   if (input.data() == nullptr || weights.data() == nullptr || bias.data() == nullptr || output.data() == nullptr) {
     return 0.0;
   }
-  const auto run = [&] {
-    const auto start = std::chrono::steady_clock::now();
+  const double t = median_seconds_of(seconds, [&] {
     kernel.fn(g, input.as<float>(), weights.as<float>(), bias.as<float>(), output.as<float>(), 0, g.out_h, 0,
               g.channels, nullptr, MinMax{});
-    return seconds_since(start);
-  };
-  run();
+  });
   const double flops = 2.0 * static_cast<double>(g.out_h) * g.out_w * g.channels * taps;
-  return flops / median_seconds(seconds, run) * 1e-9;
+  return flops / t * 1e-9;
 }
 
 }  // namespace tessera::kernels

@@ -33,15 +33,25 @@ double median_seconds(double seconds, Run run) {
   return quantile_seconds(seconds, 0.5, run);
 }
 
-// Times body() as one repetition of median_seconds.
+// The median seconds of one body() call. Each timed repetition makes as many calls as take
+// at least 1 ms: browsers coarsen their clocks to 5 us (100 us without cross-origin
+// isolation), so a single short call would measure 0.
 template <class Body>
 double median_seconds_of(double seconds, Body body) {
   body();  // warm the caches
-  return median_seconds(seconds, [&] {
+  int calls = 1;
+  for (;;) {
     const auto start = std::chrono::steady_clock::now();
-    body();
-    return seconds_since(start);
-  });
+    for (int i = 0; i < calls; ++i) body();
+    if (seconds_since(start) >= 1e-3 || calls >= (1 << 20)) break;
+    calls *= 2;
+  }
+  return median_seconds(seconds, [&] {
+           const auto start = std::chrono::steady_clock::now();
+           for (int i = 0; i < calls; ++i) body();
+           return seconds_since(start);
+         }) /
+         calls;
 }
 
 // `floats` floats uniform in [-1, 1); empty when the allocation fails.
