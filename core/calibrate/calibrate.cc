@@ -99,6 +99,11 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
     TESSERA_RETURN_IF_ERROR(require(level.read_gbps * level.copy_gbps * level.shared_gbps, "memory bandwidth"));
   }
   p.executor = measure_executor(p.cores, budget);
+  TESSERA_ASSIGN_OR_RETURN(p.executor.run, measure_run_overhead(isa, 1, budget));
+  p.executor.run_all = p.executor.run;
+  if (p.cores > 1) {
+    TESSERA_ASSIGN_OR_RETURN(p.executor.run_all, measure_run_overhead(isa, p.cores, budget));
+  }
   TESSERA_ASSIGN_OR_RETURN(p.in_model, fit_in_model(p, isa, budget));
   return p;
 }

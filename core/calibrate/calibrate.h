@@ -28,6 +28,10 @@ std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget);
 // empty and fixed-length tiles run on `threads` threads.
 plan::ExecutorCosts measure_executor(int threads, const Budget& budget);
 
+// A run's fixed cost through the public API on `threads` threads: a one-tile model run
+// back to back.
+Result<double> measure_run_overhead(Isa isa, int threads, const Budget& budget);
+
 // Nanoseconds per byte of the Transpose kernel, timed on a compiled one-node model.
 Result<double> measure_permute_ns(Isa isa, const Budget& budget);
 

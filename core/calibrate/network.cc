@@ -57,18 +57,22 @@ std::string Network::node(const std::string& op, std::vector<std::string> inputs
   return out;
 }
 
-Result<std::shared_ptr<const Specialization>> Network::compile(const std::string& output, std::vector<int64_t> shape,
-                                                               Isa isa, double tile_flops) const {
+Result<std::shared_ptr<const Model>> Network::model(const std::string& output, std::vector<int64_t> shape,
+                                                    const CompileOptions& options) const {
   json doc = doc_;
   doc["outputs"] = {{{"name", output}, {"dtype", "float32"}, {"shape", shape}}};
   AlignedBuffer weights = AlignedBuffer::allocate(weights_.size());
   if (!weights_.empty()) std::memcpy(weights.data(), weights_.data(), weights_.size());
+  return CompiledModel::compile(doc.dump(), std::move(weights), options);
+}
+
+Result<std::shared_ptr<const Specialization>> Network::compile(const std::string& output, std::vector<int64_t> shape,
+                                                               Isa isa, double tile_flops) const {
   CompileOptions options;
   options.isa = std::string(isa_name(isa));
   options.tile_flops = tile_flops;
-  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model,
-                           CompiledModel::compile(doc.dump(), std::move(weights), options));
-  return static_cast<const CompiledModel&>(*model).specialize({});
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Model> compiled, model(output, std::move(shape), options));
+  return static_cast<const CompiledModel&>(*compiled).specialize({});
 }
 
 // Mean seconds of every task of `g` over runs on one thread, for about `seconds`: the mean,

@@ -26,8 +26,10 @@ class Network {
   // Adds a node; returns its output's name.
   std::string node(const std::string& op, std::vector<std::string> inputs,
                    nlohmann::json attributes = nlohmann::json::object());
-  // The model compiled for one thread with tiles of about `tile_flops`, `output` (of `shape`)
-  // its only output; its one specialisation.
+  // The model with `output` (of `shape`) its only output.
+  Result<std::shared_ptr<const Model>> model(const std::string& output, std::vector<int64_t> shape,
+                                             const CompileOptions& options) const;
+  // The model compiled for one thread with tiles of about `tile_flops`: its one specialisation.
   Result<std::shared_ptr<const Specialization>> compile(const std::string& output, std::vector<int64_t> shape,
                                                         Isa isa, double tile_flops) const;
 

@@ -189,7 +189,7 @@ Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int th
   for (size_t t = 0; t < graph.tasks.size(); ++t) out.node_seconds[graph.tasks[t].node] += seconds[t];
   const std::vector<SimTask> tasks = sim_tasks(graph, seconds);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
-  out.latency = sim.latency;
+  out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);
   out.critical_path = sim.critical_path;
   out.idle = sim.idle;
   return out;

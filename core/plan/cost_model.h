@@ -54,7 +54,7 @@ struct Prediction {
   bool calibrated = false;
   int threads = 1;
   SimScheduler scheduler = SimScheduler::kDynamic;
-  double latency = 0;             // seconds, one run
+  double latency = 0;             // seconds, one run (with the profile's fixed cost per run)
   double critical_path = 0;       // seconds
   std::vector<double> idle;       // per thread, seconds
   std::vector<double> node_seconds;  // per compiled node: the sum of its tiles' kernel times

@@ -162,7 +162,9 @@ std::string profile_to_json(const Profile& p) {
         {"edge", p.executor.edge * 1e9},
         {"steal", p.executor.steal * 1e9},
         {"wake", p.executor.wake * 1e9},
-        {"spin", p.executor.spin * 1e9}}},
+        {"spin", p.executor.spin * 1e9},
+        {"run", p.executor.run * 1e9},
+        {"run_all", p.executor.run_all * 1e9}}},
   };
   return out.dump(1);
 }
@@ -240,6 +242,8 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.executor.steal = e.number("steal", false) / 1e9;
   p.executor.wake = e.number("wake", false) / 1e9;
   p.executor.spin = e.number("spin", false) / 1e9;
+  p.executor.run = e.number("run", false) / 1e9;
+  p.executor.run_all = e.number("run_all", false) / 1e9;
   TESSERA_RETURN_IF_ERROR(e.status());
   return p;
 }
@@ -269,7 +273,7 @@ Profile uncalibrated_profile(const std::string& isa, const std::string& build) {
               {"L2", 1 << 20, 50, 30, 50},
               {"L3", 16 << 20, 30, 20, 60},
               {"DRAM", 0, 15, 10, 20}};
-  p.executor = {1e-6, 2e-8, 1e-6, 2e-5, 1e-4};
+  p.executor = {1e-6, 2e-8, 1e-6, 2e-5, 1e-4, 2e-5, 5e-5};
   return p;
 }
 

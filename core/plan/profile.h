@@ -42,6 +42,10 @@ struct ExecutorCosts {
   double steal = 0; // taking a task from another thread's deque
   double wake = 0;  // waking an idle thread that went to sleep
   double spin = 0;  // how long an idle thread spins for work before it sleeps
+  // A run's fixed cost through the public API (inputs in, threads woken, outputs out), runs
+  // back to back: on one thread, and on all cores.
+  double run = 0;
+  double run_all = 0;
 };
 
 // A tile's time in a model = scale * its time from the rates + tile

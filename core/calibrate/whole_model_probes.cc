@@ -1,6 +1,10 @@
-// The strided-copy rate, timed on the real Transpose kernel.
+// One-node models timed whole: the strided-copy rate of the real Transpose kernel, and what a
+// run costs beyond its tiles.
 #include "core/calibrate/calibrate.h"
 #include "core/calibrate/network.h"
+#include "core/kernels/peak/timing.h"
+
+#include <chrono>
 
 namespace tessera::calibration {
 
@@ -20,6 +24,25 @@ Result<double> measure_permute_ns(Isa isa, const Budget& budget) {
   }
   if (bytes == 0) return Status::error("calibrate: the permute probe compiled to no strided copy");
   return total / bytes * 1e9;
+}
+
+Result<double> measure_run_overhead(Isa isa, int threads, const Budget& budget) {
+  Network net({1, 64});
+  const std::string y = net.node("Relu", {"x"});
+  CompileOptions options;
+  options.isa = std::string(isa_name(isa));
+  options.threads = threads;
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, net.model(y, {1, 64}, options));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<Tensor> inputs, model->random_inputs({}, 1));
+  Session session(model, Executor::create(threads));
+  Status failed;
+  const double seconds = kernels::quantile_seconds(budget.point(), 0.5, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    if (auto out = session.run(inputs, {}); !out.ok()) failed = out.status();
+    return kernels::seconds_since(start);
+  });
+  TESSERA_RETURN_IF_ERROR(failed);
+  return seconds;
 }
 
 }  // namespace tessera::calibration
