@@ -53,7 +53,7 @@ enum class WorkKind : uint8_t {
   kPermute,      // a strided copy (Transpose, Relayout): `bytes` at the permute rate
   kElementwise,  // arithmetic per output element
   kUnary,        // the function `unary` per output element
-  kGemm,         // matrix products of shape `gemm`, `flops` in all, then `unary` if fused
+  kGemm,         // matrix products of shape `gemm`, `flops` in all
   kDepthwise,    // depthwise convolution: `flops`
   kPool,         // a window per output: `flops` = taps visited
   kSoftmax,      // rows
@@ -75,7 +75,7 @@ struct OpCost {
   double bytes = 0;  // bytes read + written, counting each tensor region once
   WorkKind kind = WorkKind::kCopy;
   GemmShape gemm = {};
-  kernels::UnaryOp unary = kernels::UnaryOp::kCopy;
+  kernels::UnaryOp unary = kernels::UnaryOp::kCopy;  // kUnary's function, or another kind's fused activation
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut

@@ -4,8 +4,9 @@
 // A tile's kernel time is its compute at the rate calibrated for its kind of work
 // (ops::WorkKind) and its memory traffic at the bandwidth of the level its node's data
 // probably come from: whichever is longer when that level is the core's own (L1, L2), their
-// sum when it is shared (L3, DRAM); plus the node's weights read once from the level that
-// holds all the model's weights; scaled and offset by the profile's in-model fit. The executor's per-task and per-edge costs come
+// sum when it is shared (L3, DRAM); or the node's weights read once from the level that
+// holds all the model's weights, if that takes longer; scaled and offset by the profile's
+// in-model fit. The executor's per-task and per-edge costs come
 // on top, in the simulation. docs/cost-model.md gives the formulas and their errors.
 #pragma once
 
