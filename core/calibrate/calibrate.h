@@ -15,7 +15,7 @@ namespace tessera::calibration {
 struct Budget {
   bool quick = false;
   // Seconds per measured point: quick mode trades precision for a run under 10 s.
-  double point() const { return quick ? 0.02 : 0.12; }
+  double point() const { return quick ? 0.02 : 0.3; }
 };
 
 // GFLOP/s of the best GEMM kernel up to `isa` over a grid of tile shapes.
