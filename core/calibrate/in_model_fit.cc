@@ -63,7 +63,7 @@ struct Probe {
 };
 
 // A little of every kind of work, in shapes no benchmarked model has: a 3-channel stem,
-// convolutions (3x3, 1x1, depthwise), a pool, unary and binary ops (one broadcast), a
+// convolutions (3x3, 1x1, depthwise 3x3 stride 2 and 5x5 stride 1), a pool, unary and binary ops (one broadcast), a
 // concatenation, a permute, a matmul and its rows; activations from 150 KiB to 3 MiB.
 Probe mixed_network() {
   Network net({1, 3, 160, 160});
@@ -73,6 +73,7 @@ Probe mixed_network() {
   x = net.node("Relu", {x});
   x = net.node("Conv", {x, net.weight({120, 40, 1, 1})});
   x = net.node("Conv", {x, net.weight({120, 1, 3, 3})}, {{"group", 120}, {"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}});
+  x = net.node("Conv", {x, net.weight({120, 1, 5, 5})}, {{"group", 120}, {"pads", {2, 2, 2, 2}}});
   const std::string gate = net.node("Sigmoid", {net.node("GlobalAveragePool", {x})});
   x = net.node("Mul", {x, gate});
   x = net.node("Conv", {x, net.weight({48, 120, 1, 1})});
