@@ -1,40 +1,21 @@
 // The CLI on hand-written malformed models (tests/malformed): a clear message naming the
 // problem on stderr and exit code 1, never a signal; and the commands' basic contracts.
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
+
+#include "tests/support/cli_run.h"
 
 namespace {
 
-struct Outcome {
-  int exit_code = -1;  // -1: did not exit normally (killed by a signal)
-  std::string out, err;
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream s;
-  s << file.rdbuf();
-  return s.str();
-}
+using Outcome = tessera::testing::CliOutcome;
+using tessera::testing::read_text;
 
 Outcome run_cli(const std::string& arguments) {
   const std::string dir = std::filesystem::temp_directory_path() / "tessera_cli_test";
   std::filesystem::create_directories(dir);
-  const std::string command =
-      std::string(TESSERA_CLI) + " " + arguments + " > " + dir + "/out.txt 2> " + dir + "/err.txt";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  // The shell reports a child killed by signal N as exit code 128 + N.
-  if (WIFEXITED(status) && WEXITSTATUS(status) < 128) o.exit_code = WEXITSTATUS(status);
-  o.out = read_text(dir + "/out.txt");
-  o.err = read_text(dir + "/err.txt");
-  return o;
+  return tessera::testing::run_cli(TESSERA_CLI, arguments, dir);
 }
 
 std::string malformed(const std::string& name) { return std::string(TESSERA_MALFORMED_DIR) + "/" + name; }

@@ -1,7 +1,6 @@
 // tessera calibrate and tessera predict end to end on a tiny zoo model: the profile written,
 // predictions next to measurements as JSON, the uncalibrated label, refused profiles and bad
 // options. Only the shape of what they report is checked, never how accurate it is.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -10,29 +9,20 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
 
 #include "core/base/cpu_features.h"
 #include "core/plan/profile.h"
+#include "tests/support/cli_run.h"
 
 namespace {
 
 using json = nlohmann::json;
 
-struct Outcome {
-  int exit_code = -1;  // -1: did not exit normally (killed by a signal)
-  std::string out, err;
-};
-
-std::string read_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream s;
-  s << file.rdbuf();
-  return s.str();
-}
+using Outcome = tessera::testing::CliOutcome;
+using tessera::testing::read_text;
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream file(path);
@@ -63,15 +53,7 @@ std::string in_work_dir(const std::string& name) { return work_dir() + "/" + nam
 
 // Runs the CLI with `arguments`, after `environment` (e.g. "TESSERA_PROFILE_DIR=/x").
 Outcome run_cli(const std::string& arguments, const std::string& environment = "") {
-  const std::string command = environment + " " + std::string(TESSERA_CLI) + " " + arguments + " > " +
-                              in_work_dir("out.txt") + " 2> " + in_work_dir("err.txt");
-  const int status = std::system(command.c_str());
-  Outcome o;
-  // The shell reports a child killed by signal N as exit code 128 + N.
-  if (WIFEXITED(status) && WEXITSTATUS(status) < 128) o.exit_code = WEXITSTATUS(status);
-  o.out = read_text(in_work_dir("out.txt"));
-  o.err = read_text(in_work_dir("err.txt"));
-  return o;
+  return tessera::testing::run_cli(TESSERA_CLI, arguments, work_dir(), environment);
 }
 
 std::string tiny_model() { return std::string(TESSERA_ZOO_DIR) + "/tiny_cnn.json"; }
