@@ -65,6 +65,69 @@ std::string percent(double predicted, double measured) {
   return text;
 }
 
+// Prints the first configuration's per-node table; returns its rows as JSON.
+nlohmann::json report_nodes(const Config& first, const ModelInfo& info) {
+  const ModelPrediction& p = first.prediction;
+  std::printf("%s: %s%s\n", info.name.c_str(), p.calibrated ? "profile " : "", p.profile.c_str());
+  if (!p.calibrated) {
+    std::printf("UNCALIBRATED: no profile for %s; run `tessera calibrate` for predictions of this machine\n",
+                info.isa.c_str());
+  }
+  std::printf("\nper node, %d thread%s, %s scheduler (kernel time summed over its tiles):\n", first.threads,
+              first.threads == 1 ? "" : "s", scheduler_name(first.scheduler));
+  std::printf("%-40s %-18s %12s %12s %8s\n", "node", "op", "predicted ms", first.measured ? "measured ms" : "",
+              first.measured ? "error" : "");
+  nlohmann::json nodes = nlohmann::json::array();
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const NodePrediction& node = p.nodes[n];
+    const double measured = first.measured ? median_of_node(first, n) : 0;
+    std::printf("%-40.40s %-18.18s %12.4f", node.name.c_str(), node.op.c_str(), node.ms);
+    if (first.measured) std::printf(" %12.4f %8s", measured, measured > 0 ? percent(node.ms, measured).c_str() : "");
+    std::printf("\n");
+    nodes.push_back({{"name", node.name},
+                     {"op", node.op},
+                     {"predicted_ms", node.ms},
+                     {"measured_ms", maybe(first.measured, measured)}});
+  }
+  return nodes;
+}
+
+// Prints every configuration's latency and speed-up over the first thread count under the
+// same scheduler; returns them as JSON.
+nlohmann::json report_configurations(const std::vector<std::unique_ptr<Config>>& configs, int first_threads) {
+  std::printf("\n%7s %-9s %12s %12s %8s %10s %10s\n", "threads", "scheduler", "predicted ms", "measured ms", "error",
+              "pred x", "meas x");
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& c : configs) {
+    const Config* base_config = nullptr;
+    for (const auto& other : configs) {
+      if (other->scheduler == c->scheduler && other->threads == first_threads) base_config = other.get();
+    }
+    const double predicted = c->prediction.latency_ms;
+    const double measured = c->measured ? median(c->ms) : 0;
+    const double predicted_speedup = base_config->prediction.latency_ms / predicted;
+    const bool both = c->measured && base_config->measured;
+    const double measured_speedup = both ? median(base_config->ms) / measured : 0;
+    std::printf("%7d %-9s %12.3f", c->threads, scheduler_name(c->scheduler), predicted);
+    if (c->measured) {
+      std::printf(" %12.3f %8s", measured, percent(predicted, measured).c_str());
+    } else {
+      std::printf(" %12s %8s", "-", "");
+    }
+    std::printf(" %10.2f", predicted_speedup);
+    if (both) std::printf(" %10.2f", measured_speedup);
+    std::printf("\n");
+    rows.push_back({{"threads", c->threads},
+                    {"scheduler", scheduler_name(c->scheduler)},
+                    {"predicted_ms", predicted},
+                    {"measured_ms", maybe(c->measured, measured)},
+                    {"critical_path_ms", c->prediction.critical_path_ms},
+                    {"predicted_speedup", predicted_speedup},
+                    {"measured_speedup", maybe(both, measured_speedup)}});
+  }
+  return rows;
+}
+
 }  // namespace
 
 int predict_command(int argc, char** argv) {
@@ -116,7 +179,8 @@ int predict_command(int argc, char** argv) {
     infos.push_back(*info);
     const bool can_measure = measure && threads <= std::max(cores, 1);
     std::shared_ptr<Executor> executor = can_measure ? Executor::create(threads) : nullptr;
-    auto inputs = can_measure ? make_inputs(*model.value(), *dims, *args) : Result<std::vector<Tensor>>(std::vector<Tensor>{});
+    auto inputs =
+        can_measure ? make_inputs(*model.value(), *dims, *args) : Result<std::vector<Tensor>>(std::vector<Tensor>{});
     if (!inputs.ok()) return fail("predict", inputs.status().message());
     for (Scheduler scheduler : schedulers) {
       auto c = std::make_unique<Config>();
@@ -139,7 +203,9 @@ int predict_command(int argc, char** argv) {
           auto out = session->run(inputs, run_options);
           if (!out.ok()) return out;
           std::vector<double> per_node(session->last_info().nodes.size(), 0.0);
-          for (const TileEvent& e : session->last_trace()) per_node[e.node] += 1e-6 * static_cast<double>(e.end_ns - e.start_ns);
+          for (const TileEvent& e : session->last_trace()) {
+            per_node[e.node] += 1e-6 * static_cast<double>(e.end_ns - e.start_ns);
+          }
           self->node_ms.push_back(std::move(per_node));
           return out;
         };
@@ -162,58 +228,8 @@ int predict_command(int argc, char** argv) {
   const Config& first = *configs.front();
   const ModelInfo& info = infos.front();
   const ModelPrediction& p = first.prediction;
-  std::printf("%s: %s%s\n", info.name.c_str(), p.calibrated ? "profile " : "", p.profile.c_str());
-  if (!p.calibrated) {
-    std::printf("UNCALIBRATED: no profile for %s; run `tessera calibrate` for predictions of this machine\n",
-                info.isa.c_str());
-  }
-  std::printf("\nper node, %d thread%s, %s scheduler (kernel time summed over its tiles):\n", first.threads,
-              first.threads == 1 ? "" : "s", scheduler_name(first.scheduler));
-  std::printf("%-40s %-18s %12s %12s %8s\n", "node", "op", "predicted ms", first.measured ? "measured ms" : "", first.measured ? "error" : "");
-  nlohmann::json nodes = nlohmann::json::array();
-  for (size_t n = 0; n < p.nodes.size(); ++n) {
-    const NodePrediction& node = p.nodes[n];
-    const double measured = first.measured ? median_of_node(first, n) : 0;
-    std::printf("%-40.40s %-18.18s %12.4f", node.name.c_str(), node.op.c_str(), node.ms);
-    if (first.measured) std::printf(" %12.4f %8s", measured, measured > 0 ? percent(node.ms, measured).c_str() : "");
-    std::printf("\n");
-    nodes.push_back({{"name", node.name},
-                     {"op", node.op},
-                     {"predicted_ms", node.ms},
-                     {"measured_ms", maybe(first.measured, measured)}});
-  }
-
-  std::printf("\n%7s %-9s %12s %12s %8s %10s %10s\n", "threads", "scheduler", "predicted ms", "measured ms", "error",
-              "pred x", "meas x");
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& c : configs) {
-    // Speed-up over the first thread count under the same scheduler.
-    const Config* base_config = nullptr;
-    for (const auto& other : configs) {
-      if (other->scheduler == c->scheduler && other->threads == thread_counts.front()) base_config = other.get();
-    }
-    const double predicted = c->prediction.latency_ms;
-    const double measured = c->measured ? median(c->ms) : 0;
-    const double predicted_speedup = base_config->prediction.latency_ms / predicted;
-    const bool both = c->measured && base_config->measured;
-    const double measured_speedup = both ? median(base_config->ms) / measured : 0;
-    std::printf("%7d %-9s %12.3f", c->threads, scheduler_name(c->scheduler), predicted);
-    if (c->measured) {
-      std::printf(" %12.3f %8s", measured, percent(predicted, measured).c_str());
-    } else {
-      std::printf(" %12s %8s", "-", "");
-    }
-    std::printf(" %10.2f", predicted_speedup);
-    if (both) std::printf(" %10.2f", measured_speedup);
-    std::printf("\n");
-    rows.push_back({{"threads", c->threads},
-                    {"scheduler", scheduler_name(c->scheduler)},
-                    {"predicted_ms", predicted},
-                    {"measured_ms", maybe(c->measured, measured)},
-                    {"critical_path_ms", c->prediction.critical_path_ms},
-                    {"predicted_speedup", predicted_speedup},
-                    {"measured_speedup", maybe(both, measured_speedup)}});
-  }
+  const nlohmann::json nodes = report_nodes(first, info);
+  const nlohmann::json rows = report_configurations(configs, thread_counts.front());
   std::printf("\nassumptions (docs/cost-model.md): L1 and L2 per core; L3 and DRAM shared, L3 bandwidth growing\n"
               "with cores past this machine's %d and DRAM bandwidth fixed; per-tile, per-edge and hand-over\n"
               "costs as calibrated, the same at every thread count.\n",
