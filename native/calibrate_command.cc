@@ -73,14 +73,14 @@ int calibrate_command(int argc, char** argv) {
     std::printf("  %-4s %9s: read %6.1f GB/s, copy %6.1f GB/s, all cores read %6.1f GB/s\n",
                 level["name"].get<std::string>().c_str(),
                 level["bytes"].get<int64_t>() ? format_bytes(level["bytes"].get<int64_t>()).c_str() : "",
-                level["read_gbps"].get<double>(), level["copy_gbps"].get<double>(),
-                level["shared_gbps"].get<double>());
+                level["read_gbps"].get<double>(), level["copy_gbps"].get<double>(), level["shared_gbps"].get<double>());
   }
   const auto& e = p["executor_ns"];
-  std::printf("  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over; idle threads spin %.0f us,\n"
-              "            then a wake-up costs %.1f us\n",
-              e["task"].get<double>(), e["edge"].get<double>(), e["steal"].get<double>(), e["spin"].get<double>() / 1e3,
-              e["wake"].get<double>() / 1e3);
+  std::printf(
+      "  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over; idle threads spin %.0f us,\n"
+      "            then a wake-up costs %.1f us\n",
+      e["task"].get<double>(), e["edge"].get<double>(), e["steal"].get<double>(), e["spin"].get<double>() / 1e3,
+      e["wake"].get<double>() / 1e3);
   std::printf("profile -> %s\n", output.c_str());
   return 0;
 }

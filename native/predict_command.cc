@@ -230,25 +230,25 @@ int predict_command(int argc, char** argv) {
   const ModelPrediction& p = first.prediction;
   const nlohmann::json nodes = report_nodes(first, info);
   const nlohmann::json rows = report_configurations(configs, thread_counts.front());
-  std::printf("\nassumptions (docs/cost-model.md): L1 and L2 per core; L3 and DRAM shared, L3 bandwidth growing\n"
-              "with cores past this machine's %d and DRAM bandwidth fixed; per-tile, per-edge and hand-over\n"
-              "costs as calibrated, the same at every thread count.\n",
-              cores);
+  std::printf(
+      "\nassumptions (docs/cost-model.md): L1 and L2 per core; L3 and DRAM shared, L3 bandwidth growing\n"
+      "with cores past this machine's %d and DRAM bandwidth fixed; per-tile, per-edge and hand-over\n"
+      "costs as calibrated, the same at every thread count.\n",
+      cores);
 
   if (args->has("json")) {
-    const nlohmann::json report = {
-        {"model",
-         {{"name", info.name},
-          {"calibrated", p.calibrated},
-          {"profile", p.profile},
-          {"threads", first.threads},
-          {"scheduler", scheduler_name(first.scheduler)},
-          {"predicted_ms", p.latency_ms},
-          {"measured_ms", maybe(first.measured, first.measured ? median(first.ms) : 0)},
-          {"critical_path_ms", p.critical_path_ms},
-          {"idle_ms", p.idle_ms}}},
-        {"nodes", nodes},
-        {"configurations", rows}};
+    const nlohmann::json report = {{"model",
+                                    {{"name", info.name},
+                                     {"calibrated", p.calibrated},
+                                     {"profile", p.profile},
+                                     {"threads", first.threads},
+                                     {"scheduler", scheduler_name(first.scheduler)},
+                                     {"predicted_ms", p.latency_ms},
+                                     {"measured_ms", maybe(first.measured, first.measured ? median(first.ms) : 0)},
+                                     {"critical_path_ms", p.critical_path_ms},
+                                     {"idle_ms", p.idle_ms}}},
+                                   {"nodes", nodes},
+                                   {"configurations", rows}};
     const std::string out = args->get("json", "");
     std::ofstream file(out);
     file << report.dump(1) << "\n";

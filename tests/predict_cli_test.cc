@@ -182,7 +182,8 @@ TEST_CASE("tessera predict with a profile: predictions and measurements of every
       CHECK(c["measured_ms"].is_null());  // past this machine's cores: a projection only
     }
   }
-  const std::set<std::pair<int, std::string>> expected = {{1, "dynamic"}, {1, "barrier"}, {2, "dynamic"}, {2, "barrier"}};
+  const std::set<std::pair<int, std::string>> expected = {
+      {1, "dynamic"}, {1, "barrier"}, {2, "dynamic"}, {2, "barrier"}};
   CHECK(seen == expected);
 }
 

@@ -176,7 +176,6 @@ TEST_CASE("no tile reads bytes that its ancestors did not write") {
   }
 }
 
-
 TEST_CASE("the simulator replays compiled graphs: every task after its parents, within the work and path bounds") {
   for (const std::string& path : tiny_models()) {
     INFO(path);

@@ -42,8 +42,8 @@ struct TesseraModel {
   std::vector<tessera::Tensor> outputs;  // of the last successful run
   std::string signature_json;
   std::string info_json;
-  int info_version = 0;            // counts changes of info_json
-  tessera::InputDims described;    // the input dims info_json describes (none: load-time or none)
+  int info_version = 0;          // counts changes of info_json
+  tessera::InputDims described;  // the input dims info_json describes (none: load-time or none)
   std::string trace_json;
   std::string prediction_json;
   std::string error;
@@ -151,8 +151,9 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
     const tessera::ModelInfo info = handle->model->info().value();
     if (!can_allocate(run_bytes(info))) {
       delete handle;
-      return fail(&engine->error, "out of memory: running this model needs " + mib(run_bytes(info)) +
-                                      " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
+      return fail(&engine->error,
+                  "out of memory: running this model needs " + mib(run_bytes(info)) +
+                      " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
     }
     handle->info_json = tessera::model_info_json(info);
   }
@@ -165,9 +166,7 @@ TESSERA_EXPORT void tessera_model_destroy(TesseraModel* model) { delete model; }
 
 TESSERA_EXPORT const char* tessera_model_last_error(TesseraModel* model) { return model->error.c_str(); }
 
-TESSERA_EXPORT const char* tessera_model_signature_json(TesseraModel* model) {
-  return model->signature_json.c_str();
-}
+TESSERA_EXPORT const char* tessera_model_signature_json(TesseraModel* model) { return model->signature_json.c_str(); }
 
 TESSERA_EXPORT const char* tessera_model_info_json(TesseraModel* model) {
   return model->info_json.empty() ? nullptr : model->info_json.c_str();
@@ -223,8 +222,9 @@ TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int tra
   if (new_dims) {
     auto info = model->model->info(dims);
     if (info.ok() && !can_allocate(run_bytes(*info))) {
-      return fail(&model->error, "out of memory: running this model at these dims needs " + mib(run_bytes(*info)) +
-                                     " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
+      return fail(&model->error,
+                  "out of memory: running this model at these dims needs " + mib(run_bytes(*info)) +
+                      " (arena, inputs and outputs), more than the WebAssembly memory can still provide");
     }
   }
   auto outputs = model->session->run(inputs, options);

@@ -15,15 +15,13 @@ namespace tessera::calibration {
 namespace {
 
 constexpr kernels::UnaryOp kUnaryOps[] = {
-    kernels::UnaryOp::kRelu,     kernels::UnaryOp::kLeakyRelu,  kernels::UnaryOp::kClip,
-    kernels::UnaryOp::kSigmoid,  kernels::UnaryOp::kTanh,       kernels::UnaryOp::kHardSigmoid,
-    kernels::UnaryOp::kHardSwish, kernels::UnaryOp::kErf,       kernels::UnaryOp::kGelu,
-    kernels::UnaryOp::kGeluTanh, kernels::UnaryOp::kSqrt,       kernels::UnaryOp::kExp,
-    kernels::UnaryOp::kNeg,      kernels::UnaryOp::kAbs,        kernels::UnaryOp::kReciprocal,
-    kernels::UnaryOp::kSin,      kernels::UnaryOp::kCos,        kernels::UnaryOp::kLog,
-    kernels::UnaryOp::kFloor,    kernels::UnaryOp::kCeil,       kernels::UnaryOp::kRound,
-    kernels::UnaryOp::kSign,     kernels::UnaryOp::kSoftplus,   kernels::UnaryOp::kElu,
-    kernels::UnaryOp::kSelu,     kernels::UnaryOp::kMish,       kernels::UnaryOp::kCopy};
+    kernels::UnaryOp::kRelu,  kernels::UnaryOp::kLeakyRelu,   kernels::UnaryOp::kClip,       kernels::UnaryOp::kSigmoid,
+    kernels::UnaryOp::kTanh,  kernels::UnaryOp::kHardSigmoid, kernels::UnaryOp::kHardSwish,  kernels::UnaryOp::kErf,
+    kernels::UnaryOp::kGelu,  kernels::UnaryOp::kGeluTanh,    kernels::UnaryOp::kSqrt,       kernels::UnaryOp::kExp,
+    kernels::UnaryOp::kNeg,   kernels::UnaryOp::kAbs,         kernels::UnaryOp::kReciprocal, kernels::UnaryOp::kSin,
+    kernels::UnaryOp::kCos,   kernels::UnaryOp::kLog,         kernels::UnaryOp::kFloor,      kernels::UnaryOp::kCeil,
+    kernels::UnaryOp::kRound, kernels::UnaryOp::kSign,        kernels::UnaryOp::kSoftplus,   kernels::UnaryOp::kElu,
+    kernels::UnaryOp::kSelu,  kernels::UnaryOp::kMish,        kernels::UnaryOp::kCopy};
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
@@ -35,7 +33,8 @@ std::string utc_now() {
 // A microbenchmark that could not run (0) leaves a profile no cost can come from.
 Status require(double value, const char* what) {
   if (value > 0 && std::isfinite(value)) return {};
-  return Status::error(std::string("calibrate: measuring ") + what + " failed (out of memory, or an ISA not supported here)");
+  return Status::error(std::string("calibrate: measuring ") + what +
+                       " failed (out of memory, or an ISA not supported here)");
 }
 
 }  // namespace

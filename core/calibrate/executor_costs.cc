@@ -109,8 +109,8 @@ plan::ExecutorCosts measure_executor(int threads, const Budget& budget) {
     runtime::Executor two(2);
     constexpr int kLayers = 100;
     constexpr double kTile = 20e-6;
-    const double t = time_runs(two, layered(std::vector<int>(kLayers, 2), std::vector<double>(kLayers, kTile), true),
-                               seconds * 2);
+    const double t =
+        time_runs(two, layered(std::vector<int>(kLayers, 2), std::vector<double>(kLayers, kTile), true), seconds * 2);
     costs.steal = std::max(0.0, t / kLayers - kTile - costs.task - 2 * costs.edge);
     // Then a 1 ms tile alone, long enough for the idle thread to stop spinning and sleep,
     // before two short ones: the second of those waits for that thread to wake.

@@ -28,8 +28,9 @@ plan::GemmCurve measure_gemm_curve(Isa isa, const Budget& budget) {
   for (int64_t rows : curve.rows) {
     for (int64_t columns : curve.columns) {
       for (int64_t depth : curve.depths) {
-        const double real = kernels::measure_gemm_gflops(kernel, static_cast<size_t>(rows), static_cast<size_t>(columns),
-                                                          static_cast<size_t>(depth), budget.point() / 4);
+        const double real =
+            kernels::measure_gemm_gflops(kernel, static_cast<size_t>(rows), static_cast<size_t>(columns),
+                                         static_cast<size_t>(depth), budget.point() / 4);
         curve.gflops.push_back(real * padded(rows, kernel.mr) * padded(columns, kernel.nr));
       }
     }

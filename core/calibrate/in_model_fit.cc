@@ -50,7 +50,8 @@ plan::InModel fit_line(const std::vector<Sample>& samples) {
       }
     }
     for (int i = 0; i < terms && solved; ++i) solution[i] = b[i] / a[i][i];
-    if (solved && solution[0] > 0 && solution[1] >= 0 && solution[2] >= 0) return {solution[0], solution[1], solution[2]};
+    if (solved && solution[0] > 0 && solution[1] >= 0 && solution[2] >= 0)
+      return {solution[0], solution[1], solution[2]};
   }
   return {};
 }

@@ -14,12 +14,9 @@ namespace tessera::calibration {
 using json = nlohmann::json;
 
 Network::Network(std::vector<int64_t> input) {
-  doc_ = {{"format", "tessera"},
-          {"version", 1},
-          {"name", "calibration"},
-          {"inputs", {{{"name", "x"}, {"dtype", "float32"}, {"shape", input}}}},
-          {"initializers", json::array()},
-          {"nodes", json::array()}};
+  doc_ = {{"format", "tessera"},           {"version", 1},
+          {"name", "calibration"},         {"inputs", {{{"name", "x"}, {"dtype", "float32"}, {"shape", input}}}},
+          {"initializers", json::array()}, {"nodes", json::array()}};
 }
 
 std::string Network::weight(std::vector<int64_t> shape) {
@@ -53,7 +50,8 @@ std::string Network::ints(std::vector<int64_t> values) {
 
 std::string Network::node(const std::string& op, std::vector<std::string> inputs, json attributes) {
   const std::string out = "n" + std::to_string(doc_["nodes"].size());
-  doc_["nodes"].push_back({{"op", op}, {"name", out}, {"inputs", inputs}, {"outputs", {out}}, {"attributes", attributes}});
+  doc_["nodes"].push_back(
+      {{"op", op}, {"name", out}, {"inputs", inputs}, {"outputs", {out}}, {"attributes", attributes}});
   return out;
 }
 
@@ -92,7 +90,8 @@ Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds
   const auto start = std::chrono::steady_clock::now();
   for (int run = 0; run < 5 || kernels::seconds_since(start) < seconds; ++run) {
     executor.run(g, arena.data(), scratch_of, traced, &events);
-    for (const runtime::TileEvent& e : events) runs[e.task].push_back(1e-9 * static_cast<double>(e.end_ns - e.start_ns));
+    for (const runtime::TileEvent& e : events)
+      runs[e.task].push_back(1e-9 * static_cast<double>(e.end_ns - e.start_ns));
   }
   std::vector<double> out;
   for (const std::vector<double>& r : runs) {

@@ -30,8 +30,8 @@ class Network {
   Result<std::shared_ptr<const Model>> model(const std::string& output, std::vector<int64_t> shape,
                                              const CompileOptions& options) const;
   // The model compiled for one thread with tiles of about `tile_flops`: its one specialisation.
-  Result<std::shared_ptr<const Specialization>> compile(const std::string& output, std::vector<int64_t> shape,
-                                                        Isa isa, double tile_flops) const;
+  Result<std::shared_ptr<const Specialization>> compile(const std::string& output, std::vector<int64_t> shape, Isa isa,
+                                                        double tile_flops) const;
 
  private:
   nlohmann::json doc_;

@@ -54,21 +54,18 @@ std::string model_signature_json(const Model& model) {
     }
     return out;
   };
-  return nlohmann::json{{"name", model.name()}, {"inputs", values(model.inputs())}, {"outputs", values(model.outputs())}}
+  return nlohmann::json{
+      {"name", model.name()}, {"inputs", values(model.inputs())}, {"outputs", values(model.outputs())}}
       .dump();
 }
 
 std::string model_prediction_json(const ModelPrediction& p) {
   nlohmann::json nodes = nlohmann::json::array();
   for (const NodePrediction& n : p.nodes) nodes.push_back({{"name", n.name}, {"op", n.op}, {"ms", n.ms}});
-  const nlohmann::json root = {{"calibrated", p.calibrated},
-                               {"profile", p.profile},
-                               {"threads", p.threads},
-                               {"scheduler", scheduler_name(p.scheduler)},
-                               {"latency_ms", p.latency_ms},
-                               {"critical_path_ms", p.critical_path_ms},
-                               {"idle_ms", p.idle_ms},
-                               {"nodes", nodes}};
+  const nlohmann::json root = {{"calibrated", p.calibrated}, {"profile", p.profile},
+                               {"threads", p.threads},       {"scheduler", scheduler_name(p.scheduler)},
+                               {"latency_ms", p.latency_ms}, {"critical_path_ms", p.critical_path_ms},
+                               {"idle_ms", p.idle_ms},       {"nodes", nodes}};
   return root.dump();
 }
 

@@ -36,7 +36,8 @@ Result<plan::Profile> profile_for(const std::string& given, const std::string& i
 
 Result<ModelPrediction> CompiledModel::predict(const InputDims& dims, const PredictOptions& options) const {
   if (options.threads < 1 || options.threads > 4096) return Status::error("predict: threads must be from 1 to 4096");
-  if (options.scheduler == Scheduler::kShuffle) return Status::error("predict: the scheduler must be dynamic or barrier");
+  if (options.scheduler == Scheduler::kShuffle)
+    return Status::error("predict: the scheduler must be dynamic or barrier");
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
   TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, profile_for(options.profile, std::string(isa_name(isa_))));
   const plan::SimScheduler scheduler =
@@ -45,8 +46,8 @@ Result<ModelPrediction> CompiledModel::predict(const InputDims& dims, const Pred
 
   ModelPrediction out;
   out.calibrated = p.calibrated;
-  out.profile = p.calibrated ? profile.isa + " " + profile.build + ", " + profile.cpu + ", " + profile.date
-                             : "uncalibrated";
+  out.profile =
+      p.calibrated ? profile.isa + " " + profile.build + ", " + profile.cpu + ", " + profile.date : "uncalibrated";
   out.threads = options.threads;
   out.scheduler = options.scheduler;
   out.latency_ms = p.latency * 1e3;

@@ -60,7 +60,10 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;
-  return {flops, bytes, WorkKind::kGemm, {pixels, std::min(out.extent(1), channels / a.group), depth, a.kernel_h * a.kernel_w},
+  return {flops,
+          bytes,
+          WorkKind::kGemm,
+          {pixels, std::min(out.extent(1), channels / a.group), depth, a.kernel_h * a.kernel_w},
           a.epilogue.activation};
 }
 

@@ -141,7 +141,7 @@ struct BindArgs {
   std::vector<TensorBinding> inputs;  // one per node input (absent inputs: default)
   TensorBinding output;
   Isa max_isa = Isa::kAvx512;
-  std::string path;              // for messages
+  std::string path;                // for messages
   ConstantStore* store = nullptr;  // shares packed weights across specialisations; may be null
 };
 

@@ -76,7 +76,8 @@ int output_dim(const ReduceAttrs& a, int d) {
 
 OpCost cost(const ReduceAttrs& a, const OpShapes& s, const Region& out) {
   const double read = static_cast<double>(footprint(a, s, out, 0)->element_count());
-  return {.flops = read, .bytes = 4 * read + 4.0 * static_cast<double>(out.element_count()),
+  return {.flops = read,
+          .bytes = 4 * read + 4.0 * static_cast<double>(out.element_count()),
           .kind = WorkKind::kElementwise};
 }
 

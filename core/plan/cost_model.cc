@@ -62,7 +62,8 @@ double kernel_seconds(const Profile& p, const ops::OpCost& c, double elements) {
     case WorkKind::kGemm: {
       const ops::GemmShape& g = c.gemm;
       if (g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
-      const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
+      const double one =
+          2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
       const double count = std::max(1.0, c.flops / one);
       const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
                             round_up(static_cast<double>(g.columns), p.gemm.nr) * static_cast<double>(g.depth) * count;
@@ -154,8 +155,8 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
   std::vector<double> seconds(graph.tasks.size(), 0.0);
   // Weights stream from the level that holds all of them: each node's once per run, spread
   // over its tiles (re-reads by further tiles hit closer caches, and count in their bytes).
-  const double weight_bandwidth =
-      thread_bandwidth(profile, source_level(profile, static_cast<double>(graph.weight_bytes)), threads, Traffic::kRead);
+  const double weight_bandwidth = thread_bandwidth(
+      profile, source_level(profile, static_cast<double>(graph.weight_bytes)), threads, Traffic::kRead);
   for (const tiles::CompiledNode& node : graph.nodes) {
     const double weights = static_cast<double>(node.weight_bytes) / std::max(1u, node.task_count) / weight_bandwidth;
     const MemoryLevel& level = source_level(profile, activation_bytes(node));
@@ -181,8 +182,8 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
   const double edges = static_cast<double>(graph.data_edges + graph.reuse_edges);
   const double per_task_edges = graph.tasks.empty() ? 0 : edges / static_cast<double>(graph.tasks.size());
-  return {profile.executor.task + per_task_edges * profile.executor.edge, profile.executor.steal,
-          profile.executor.wake, profile.executor.spin};
+  return {profile.executor.task + per_task_edges * profile.executor.edge, profile.executor.steal, profile.executor.wake,
+          profile.executor.spin};
 }
 
 Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler) {

@@ -31,7 +31,8 @@ const MemoryLevel& source_level(const Profile& profile, double bytes);
 // written) or only reading. Private levels give every thread the single-thread rate; shared
 // ones (L3, DRAM) divide what all cores reached.
 enum class Traffic { kCopy, kRead };
-double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads, Traffic traffic = Traffic::kCopy);
+double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int threads,
+                        Traffic traffic = Traffic::kCopy);
 
 // GFLOP/s of the GEMM micro-kernel on one block of rows x columns x depth (counting padded
 // work), interpolated in log space over the profile's grid and held at its edges.
@@ -55,9 +56,9 @@ struct Prediction {
   bool calibrated = false;
   int threads = 1;
   SimScheduler scheduler = SimScheduler::kDynamic;
-  double latency = 0;             // seconds, one run (with the profile's fixed cost per run)
-  double critical_path = 0;       // seconds
-  std::vector<double> idle;       // per thread, seconds
+  double latency = 0;                // seconds, one run (with the profile's fixed cost per run)
+  double critical_path = 0;          // seconds
+  std::vector<double> idle;          // per thread, seconds
   std::vector<double> node_seconds;  // per compiled node: the sum of its tiles' kernel times
 };
 

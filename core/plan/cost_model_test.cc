@@ -319,8 +319,7 @@ TEST_CASE("the GEMM curve: exact at grid points, log-space interpolation between
   // Halfway in log space (the geometric mean) is halfway between the neighbours' rates; 16
   // rows lie a third of the way from 8 to 64 in log space (a seventh in linear space).
   CHECK(gemm_gflops(curve, std::sqrt(8.0 * 64), 16, 32) == Approx((grid_rate(0, 0, 0) + grid_rate(1, 0, 0)) / 2));
-  CHECK(gemm_gflops(curve, std::sqrt(64.0 * 512), 128, 512) ==
-        Approx((grid_rate(1, 1, 1) + grid_rate(2, 1, 1)) / 2));
+  CHECK(gemm_gflops(curve, std::sqrt(64.0 * 512), 128, 512) == Approx((grid_rate(1, 1, 1) + grid_rate(2, 1, 1)) / 2));
   CHECK(gemm_gflops(curve, 16, 16, 32) == Approx(grid_rate(0, 0, 0) + (grid_rate(1, 0, 0) - grid_rate(0, 0, 0)) / 3));
   CHECK(gemm_gflops(curve, 8, 16, 128) == Approx((grid_rate(0, 0, 0) + grid_rate(0, 0, 1)) / 2));
   // At the middle of a whole cell: the mean of its eight corners.
@@ -393,9 +392,9 @@ TEST_CASE("a node's data come from the first level that holds twice its output")
 TEST_CASE("GEMM tiles cost their padded FLOPs at the curve's rate") {
   const Profile p = flat_profile(50);  // mr 8, nr 16
   const tiles::TileGraph g = hand_graph({
-      {0, gemm_cost(10, 20, 64)},     // padded to 16 x 32
-      {0, gemm_cost(8, 16, 64)},      // whole blocks
-      {1, gemm_cost(10, 20, 64, 3)},  // a batch of three
+      {0, gemm_cost(10, 20, 64)},                                      // padded to 16 x 32
+      {0, gemm_cost(8, 16, 64)},                                       // whole blocks
+      {1, gemm_cost(10, 20, 64, 3)},                                   // a batch of three
       {1, gemm_cost(10, 20, 64, 1, 1, kernels::UnaryOp::kRelu), 200},  // + Relu on 200 outputs
   });
   const double padded = 2.0 * 16 * 32 * 64;
@@ -468,8 +467,8 @@ TEST_CASE("weights stream once per node, from the level that holds all of them, 
   const Profile p = flat_profile(50);
   // 2 MB of weights in all: they come from L3, read at 30 GB/s by one thread and by all
   // cores together (15 each of two). Tiles take the longer of their compute and their share.
-  const tiles::TileGraph g = hand_graph({{0, gemm_cost(8, 16, 64)}, {0, gemm_cost(8, 16, 64)}, {1, gemm_cost(8, 16, 64)}},
-                                        {}, {1'200'000, 800'000});
+  const tiles::TileGraph g = hand_graph(
+      {{0, gemm_cost(8, 16, 64)}, {0, gemm_cost(8, 16, 64)}, {1, gemm_cost(8, 16, 64)}}, {}, {1'200'000, 800'000});
   const double gemm = 2.0 * 8 * 16 * 64 / 50e9;  // 20 ns of compute
   const std::vector<double> one = predict_task_seconds(g, p, 1);
   CHECK(one[0] == Approx(std::max(gemm, 600'000 / 30e9)));
@@ -501,8 +500,8 @@ TEST_CASE("a chain on one thread: its kernels plus the executor's costs per task
   Profile p = flat_profile(64);
   p.executor = {1e-7, 3e-8, 2e-6, 5e-7};  // task, edge, steal, wake
   // 8 x 16 x 1000, 8 x 16 x 3000 and 8 x 16 x 2000: 4, 12 and 8 us at 64 GFLOP/s.
-  const tiles::TileGraph g =
-      hand_graph({{0, gemm_cost(8, 16, 1000), 1, {1}}, {1, gemm_cost(8, 16, 3000), 1, {2}}, {2, gemm_cost(8, 16, 2000)}});
+  const tiles::TileGraph g = hand_graph(
+      {{0, gemm_cost(8, 16, 1000), 1, {1}}, {1, gemm_cost(8, 16, 3000), 1, {2}}, {2, gemm_cost(8, 16, 2000)}});
   const SimCosts costs = sim_costs(g, p);
   const double per_task = 1e-7 + 2.0 / 3 * 3e-8;  // two edges over three tasks
   CHECK(costs.task_overhead == Approx(per_task));

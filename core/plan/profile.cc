@@ -99,7 +99,7 @@ class Reader {
 };
 
 json gemm_json(const GemmCurve& g) {
-  return {{"kernel", g.kernel}, {"mr", g.mr},         {"nr", g.nr},       {"rows", g.rows},
+  return {{"kernel", g.kernel},   {"mr", g.mr},         {"nr", g.nr},        {"rows", g.rows},
           {"columns", g.columns}, {"depths", g.depths}, {"gflops", g.gflops}};
 }
 
@@ -139,7 +139,8 @@ std::string profile_to_json(const Profile& p) {
                       {"shared_gbps", m.shared_gbps}});
   }
   json in_model = json::object();
-  for (const auto& [kind, fit] : p.in_model) in_model[kind] = {{"scale", fit.scale}, {"tile_ns", fit.tile * 1e9}, {"tap_ns", fit.tap * 1e9}};
+  for (const auto& [kind, fit] : p.in_model)
+    in_model[kind] = {{"scale", fit.scale}, {"tile_ns", fit.tile * 1e9}, {"tap_ns", fit.tap * 1e9}};
   json out = {
       {"format", kFormat},
       {"version", p.version},
@@ -251,8 +252,8 @@ Result<Profile> profile_from_json(const std::string& text) {
 Status check_profile_matches(const Profile& profile, const std::string& isa, const std::string& build) {
   if (profile.isa == isa && profile.build == build) return {};
   return Status::error("profile was calibrated for " + profile.isa + " (" + profile.build + ") on " + profile.cpu +
-                       ", but this model runs " + isa + " kernels (" + build +
-                       "): run `tessera calibrate --isa " + isa + "` (or engine.calibrate() in that build)");
+                       ", but this model runs " + isa + " kernels (" + build + "): run `tessera calibrate --isa " +
+                       isa + "` (or engine.calibrate() in that build)");
 }
 
 Profile uncalibrated_profile(const std::string& isa, const std::string& build) {

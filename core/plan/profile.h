@@ -28,20 +28,20 @@ struct GemmCurve {
 // Bandwidth of one thread with its data in one level of the memory hierarchy, and of every
 // core at once (the shared levels divide it).
 struct MemoryLevel {
-  std::string name;       // "L1", "L2", "L3", "DRAM"
-  int64_t bytes = 0;      // capacity (per core for private levels); 0 for DRAM
-  double read_gbps = 0;   // one thread
-  double copy_gbps = 0;   // one thread, bytes read + written
-  double shared_gbps = 0; // reads of all cores at once
+  std::string name;        // "L1", "L2", "L3", "DRAM"
+  int64_t bytes = 0;       // capacity (per core for private levels); 0 for DRAM
+  double read_gbps = 0;    // one thread
+  double copy_gbps = 0;    // one thread, bytes read + written
+  double shared_gbps = 0;  // reads of all cores at once
 };
 
 // What the executor adds to every tile (seconds).
 struct ExecutorCosts {
-  double task = 0;  // dispatch and dependency counting, per task
-  double edge = 0;  // per dependency edge into a task
-  double steal = 0; // taking a task from another thread's deque
-  double wake = 0;  // waking an idle thread that went to sleep
-  double spin = 0;  // how long an idle thread spins for work before it sleeps
+  double task = 0;   // dispatch and dependency counting, per task
+  double edge = 0;   // per dependency edge into a task
+  double steal = 0;  // taking a task from another thread's deque
+  double wake = 0;   // waking an idle thread that went to sleep
+  double spin = 0;   // how long an idle thread spins for work before it sleeps
   // A run's fixed cost through the public API (inputs in, threads woken, outputs out), runs
   // back to back: on one thread, and on all cores.
   double run = 0;
@@ -63,18 +63,18 @@ struct Profile {
   std::string isa;          // instruction set of the kernels measured ("avx512", "wasm_simd128")
   std::string build;        // "native", "wasm-threads" or "wasm-single"
   int cores = 1;
-  std::string date;         // ISO 8601, when calibrated
+  std::string date;  // ISO 8601, when calibrated
   bool quick = false;
 
   GemmCurve gemm;
   double depthwise_gflops = 0;
-  double elementwise_ns = 0;                   // per output element of a binary op, data in L1
-  std::map<std::string, double> unary_ns;      // per element, by ONNX op name ("Relu")
-  double softmax_ns = 0;                       // per element of a row
-  double normalize_ns = 0;                     // per element of a layer-norm row
-  double pool_tap_ns = 0;                      // per window tap of a pool
-  double permute_ns = 0;                       // per byte moved by a strided copy, data in L1
-  std::vector<MemoryLevel> memory;             // L1 first, DRAM last
+  double elementwise_ns = 0;               // per output element of a binary op, data in L1
+  std::map<std::string, double> unary_ns;  // per element, by ONNX op name ("Relu")
+  double softmax_ns = 0;                   // per element of a row
+  double normalize_ns = 0;                 // per element of a layer-norm row
+  double pool_tap_ns = 0;                  // per window tap of a pool
+  double permute_ns = 0;                   // per byte moved by a strided copy, data in L1
+  std::vector<MemoryLevel> memory;         // L1 first, DRAM last
   ExecutorCosts executor;
   // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a
   // model: inputs arriving from another op rather than a warm cache (a scale), each tile's

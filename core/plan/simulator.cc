@@ -20,7 +20,10 @@ namespace policy = tiles::policy;
 class Simulation {
  public:
   Simulation(std::span<const SimTask> tasks, const SimOptions& options)
-      : tasks_(tasks), options_(options), deques_(options.threads), idle_(options.threads, true),
+      : tasks_(tasks),
+        options_(options),
+        deques_(options.threads),
+        idle_(options.threads, true),
         idle_since_(options.threads, 0.0),
         pending_(tasks.size(), 0) {
     TESSERA_CHECK(options.threads >= 1);

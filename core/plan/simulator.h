@@ -45,10 +45,10 @@ struct SimEvent {
 
 struct SimResult {
   double latency = 0;
-  std::vector<double> busy;       // per thread: time in tasks, overheads included
-  std::vector<double> idle;       // per thread: latency - busy
-  double critical_path = 0;       // the longest dependency chain (with overheads): no P beats it
-  std::vector<SimEvent> events;   // per task, in task order
+  std::vector<double> busy;      // per thread: time in tasks, overheads included
+  std::vector<double> idle;      // per thread: latency - busy
+  double critical_path = 0;      // the longest dependency chain (with overheads): no P beats it
+  std::vector<SimEvent> events;  // per task, in task order
 };
 
 SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options);

@@ -33,8 +33,8 @@ struct CompiledNode {
   uint32_t task_count = 0;
   std::vector<int64_t> grid;  // tiles per output dimension
   double flops = 0;
-  uint64_t in_edges = 0;      // edges into this node's tasks (data + reuse)
-  int64_t weight_bytes = 0;   // constants it reads (weights, as given), each once
+  uint64_t in_edges = 0;     // edges into this node's tasks (data + reuse)
+  int64_t weight_bytes = 0;  // constants it reads (weights, as given), each once
 };
 
 // A graph input or output: where its row-major bytes sit in the arena, or for an output
@@ -59,7 +59,7 @@ struct TileGraph {
   uint64_t data_edges = 0;     // producer -> consumer tile edges
   uint64_t reuse_edges = 0;    // write-after-read / write-after-write edges added for reuse
   double total_flops = 0;
-  int64_t weight_bytes = 0;    // constants all nodes read, each tensor once
+  int64_t weight_bytes = 0;  // constants all nodes read, each tensor once
 };
 
 // The longest dependency chain, weighted by FLOPs: the time no thread count can beat.

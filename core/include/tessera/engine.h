@@ -33,10 +33,10 @@ bool parse_scheduler(const std::string& text, Scheduler* scheduler);
 const char* scheduler_name(Scheduler scheduler);
 
 struct CompileOptions {
-  int threads = 1;            // threads the tiling is sized for (tiles per node >= threads)
-  double tile_flops = 2.0e6;  // target work per tile
-  bool reuse_memory = true;   // share arena bytes between tensors with disjoint lifetimes
-  std::string isa = "auto";   // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
+  int threads = 1;               // threads the tiling is sized for (tiles per node >= threads)
+  double tile_flops = 2.0e6;     // target work per tile
+  bool reuse_memory = true;      // share arena bytes between tensors with disjoint lifetimes
+  std::string isa = "auto";      // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
   int max_specializations = 16;  // compiled input-dims signatures kept (least recently used go)
 };
 
@@ -130,7 +130,7 @@ struct ModelPrediction {
   Scheduler scheduler = Scheduler::kDynamic;
   double latency_ms = 0;
   double critical_path_ms = 0;
-  std::vector<double> idle_ms;  // per thread
+  std::vector<double> idle_ms;        // per thread
   std::vector<NodePrediction> nodes;  // in ModelInfo::nodes order
 };
 

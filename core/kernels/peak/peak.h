@@ -28,9 +28,9 @@ double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g
 
 // Nanoseconds per element of the best kernels up to `isa` on data resident in the L2 cache
 // (median over about `seconds`); 0 when `isa` is not supported here.
-double measure_unary_ns(Isa isa, UnaryOp op, double seconds);     // y = op(x)
-double measure_binary_ns(Isa isa, double seconds);                // y = a + b
-double measure_softmax_ns(Isa isa, size_t row, double seconds);   // rows of `row` floats
+double measure_unary_ns(Isa isa, UnaryOp op, double seconds);    // y = op(x)
+double measure_binary_ns(Isa isa, double seconds);               // y = a + b
+double measure_softmax_ns(Isa isa, size_t row, double seconds);  // rows of `row` floats
 double measure_layer_norm_ns(Isa isa, size_t row, double seconds);
 // Nanoseconds per window tap of a 3x3 stride-2 MaxPool.
 double measure_pool_tap_ns(Isa isa, double seconds);

@@ -46,11 +46,12 @@ double median_seconds_of(double seconds, Body body) {
     if (seconds_since(start) >= 1e-3 || calls >= (1 << 20)) break;
     calls *= 2;
   }
-  return median_seconds(seconds, [&] {
-           const auto start = std::chrono::steady_clock::now();
-           for (int i = 0; i < calls; ++i) body();
-           return seconds_since(start);
-         }) /
+  return median_seconds(seconds,
+                        [&] {
+                          const auto start = std::chrono::steady_clock::now();
+                          for (int i = 0; i < calls; ++i) body();
+                          return seconds_since(start);
+                        }) /
          calls;
 }
 
