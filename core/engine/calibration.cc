@@ -1,6 +1,7 @@
 // Calibration microbenchmarks behind the public API.
 #include "tessera/calibration.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 #include <vector>
@@ -39,13 +40,10 @@ Result<std::string> calibrate(const CalibrateOptions& options) {
   }
   if (options.threads < 0) return Status::error("calibrate: threads must be 0 (all cores) or more");
 #if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-  const int cores = 1;  // a build without threads runs on one core whatever the machine has
+  const int threads = 1;  // a build without threads runs on one core whatever the machine has
 #else
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
-#endif
-  int threads = options.threads > 0 ? options.threads : (cores > 0 ? cores : 1);
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-  threads = 1;
+  const int threads = options.threads > 0 ? options.threads : std::max(cores, 1);
 #endif
   TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, calibration::calibrate_machine(isa, threads, {options.quick}));
   return plan::profile_to_json(profile);

@@ -2,6 +2,7 @@
 #include "core/plan/cost_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/ops/unary.h"
@@ -38,33 +39,56 @@ bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.na
 
 double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
 
-double unary_ns(const Profile& profile, kernels::UnaryOp op) {
-  const auto it = profile.unary_ns.find(ops::unary_op_name(op));
-  // An op calibration did not reach costs what the dearest measured one costs.
-  if (it != profile.unary_ns.end()) return it->second;
-  double dearest = profile.elementwise_ns;
-  for (const auto& [name, ns] : profile.unary_ns) dearest = std::max(dearest, ns);
-  return dearest;
+constexpr size_t kUnaryOps = static_cast<size_t>(kernels::UnaryOp::kMish) + 1;
+constexpr size_t kWorkKinds = static_cast<size_t>(ops::WorkKind::kNormalize) + 1;
+
+// The profile's by-name entries resolved once per graph, not once per tile.
+struct Prices {
+  const Profile& profile;
+  std::array<double, kUnaryOps> unary_ns{};    // by kernels::UnaryOp
+  std::array<InModel, kWorkKinds> in_model{};  // by ops::WorkKind
+
+  Prices(const Profile& p, bool with_in_model) : profile(p) {
+    // An op calibration did not reach costs what the dearest measured one costs.
+    double dearest = p.elementwise_ns;
+    for (const auto& [name, ns] : p.unary_ns) dearest = std::max(dearest, ns);
+    for (size_t op = 0; op < kUnaryOps; ++op) {
+      const auto it = p.unary_ns.find(ops::unary_op_name(static_cast<kernels::UnaryOp>(op)));
+      unary_ns[op] = it != p.unary_ns.end() ? it->second : dearest;
+    }
+    for (size_t kind = 0; kind < kWorkKinds && with_in_model; ++kind) {
+      const auto it = p.in_model.find(work_kind_name(static_cast<ops::WorkKind>(kind)));
+      if (it != p.in_model.end()) in_model[kind] = it->second;
+    }
+  }
+  double unary(kernels::UnaryOp op) const { return unary_ns[static_cast<size_t>(op)]; }
+};
+
+// How many GEMMs of shape c.gemm a GEMM task runs (0 for an empty shape).
+double gemm_count(const ops::OpCost& c) {
+  const ops::GemmShape& g = c.gemm;
+  if (g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
+  const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
+  return std::max(1.0, c.flops / one);
 }
 
 // Seconds of compute of one task, its data in L1, without a fused activation.
-double kernel_seconds(const Profile& p, const ops::OpCost& c, double elements) {
+double kernel_seconds(const Prices& prices, const ops::OpCost& c, double elements) {
   using ops::WorkKind;
+  const Profile& p = prices.profile;
   switch (c.kind) {
     case WorkKind::kCopy: return 0;
     case WorkKind::kPermute: return c.bytes * p.permute_ns * 1e-9;
     case WorkKind::kElementwise: return std::max(elements, c.flops) * p.elementwise_ns * 1e-9;
-    case WorkKind::kUnary: return elements * unary_ns(p, c.unary) * 1e-9;
+    case WorkKind::kUnary: return elements * prices.unary(c.unary) * 1e-9;
     case WorkKind::kDepthwise: return c.flops / (p.depthwise_gflops * 1e9);
     case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
     case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;
     case WorkKind::kNormalize: return elements * p.normalize_ns * 1e-9;
     case WorkKind::kGemm: {
       const ops::GemmShape& g = c.gemm;
-      if (g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
-      const double one =
-          2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
-      const double count = std::max(1.0, c.flops / one);
+      const double count = gemm_count(c);
+      if (count == 0) return 0;
       const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
                             round_up(static_cast<double>(g.columns), p.gemm.nr) * static_cast<double>(g.depth) * count;
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
@@ -76,9 +100,9 @@ double kernel_seconds(const Profile& p, const ops::OpCost& c, double elements) {
 }
 
 // With the activation a GEMM or depthwise convolution applies to each output it stores.
-double compute_seconds(const Profile& p, const ops::OpCost& c, double elements) {
+double compute_seconds(const Prices& prices, const ops::OpCost& c, double elements) {
   const bool fused = c.kind != ops::WorkKind::kUnary && c.unary != kernels::UnaryOp::kCopy;
-  return kernel_seconds(p, c, elements) + (fused ? elements * unary_ns(p, c.unary) * 1e-9 : 0);
+  return kernel_seconds(prices, c, elements) + (fused ? elements * prices.unary(c.unary) * 1e-9 : 0);
 }
 
 }  // namespace
@@ -143,9 +167,8 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
 
 double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
   const ops::GemmShape& g = c.gemm;
-  if (c.kind != ops::WorkKind::kGemm || g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
-  const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
-  const double count = std::max(1.0, c.flops / one);
+  if (c.kind != ops::WorkKind::kGemm) return 0;
+  const double count = gemm_count(c);
   return std::ceil(static_cast<double>(g.rows) / p.gemm.mr) * std::ceil(static_cast<double>(g.columns) / p.gemm.nr) *
          static_cast<double>(g.taps) * count;
 }
@@ -153,6 +176,7 @@ double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
 std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
                                          bool in_model) {
   std::vector<double> seconds(graph.tasks.size(), 0.0);
+  const Prices prices(profile, in_model);
   // Weights stream from the level that holds all of them: each node's once per run, spread
   // over its tiles (re-reads by further tiles hit closer caches, and count in their bytes).
   const double weight_bandwidth = thread_bandwidth(
@@ -165,9 +189,8 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       const tiles::Task& task = graph.tasks[t];
       const double elements = static_cast<double>(task.region.element_count());
-      const auto found = profile.in_model.find(work_kind_name(task.cost.kind));
-      const InModel fit = !in_model || found == profile.in_model.end() ? InModel{} : found->second;
-      const double compute = compute_seconds(profile, task.cost, elements);
+      const InModel& fit = prices.in_model[static_cast<size_t>(task.cost.kind)];
+      const double compute = compute_seconds(prices, task.cost, elements);
       const double memory = task.cost.bytes / bandwidth;
       // Within a core's own caches compute and loads overlap; misses to the shared levels
       // stall it (what the 112 x 112 layers of MobileNetV2 show). Weights stream in order,
