@@ -16,7 +16,10 @@ import { REPO } from '../crosscheck/engines.mjs';
 /** Packs this checkout and installs the tarball into `dir` (an app with its own package.json). */
 export function installPackage(dir, { build = true } = {}) {
   fs.mkdirSync(dir, { recursive: true });
-  const packArgs = ['pack', '--json', '--pack-destination', dir, ...(build ? [] : ['--ignore-scripts'])];
+  // The build (npm's prepack script) runs first on its own: run by `npm pack`, its output
+  // would land in the JSON on stdout.
+  if (build) execFileSync('scripts/build-wasm.sh', { cwd: REPO, stdio: ['ignore', process.stderr, 'inherit'] });
+  const packArgs = ['pack', '--json', '--ignore-scripts', '--pack-destination', dir];
   const [{ filename }] = JSON.parse(execFileSync('npm', packArgs, { cwd: REPO, encoding: 'utf8' }));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'tessera-user-app', private: true }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${filename}`],
