@@ -80,11 +80,9 @@ class DepthwiseConvKernel final : public ConvKernelBase {
       kernel_.fn(dw_, x + n * image_in, packed_->as<float>(), bias_.data(), y + n * image_out, r.begin[2], r.end[2],
                  r.begin[1], r.end[1], residual ? residual + n * image_out : nullptr, attrs_.epilogue.clamp);
       if (!attrs_.epilogue.has_tail()) continue;
-      for (int64_t row = r.begin[2]; row < r.end[2]; ++row) {
-        for (int64_t col = 0; col < g_.out_w; ++col) {
-          apply_epilogue_tail(elementwise_, attrs_.epilogue, y + out_offset(n, row, col, r.begin[1]), r.extent(1));
-        }
-      }
+      // The tile's rows are contiguous pixels: one pass over them, not one call per pixel.
+      apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, y + out_offset(n, r.begin[2], 0, r.begin[1]),
+                               r.extent(2) * g_.out_w, r.extent(1), g_.out_c);
     }
   }
   std::string kernel_name() const override { return kernel_.name; }
