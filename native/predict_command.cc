@@ -26,7 +26,8 @@ constexpr const char* kHelp =
     "are projections.\n"
     "--profile FILE: the profile to use; without it, the one calibrate saved for this ISA, else\n"
     "  uncalibrated guesses (and the output says so).\n"
-    "--measure: also runs the model (R traced runs per configuration, default 10, interleaved)\n"
+    "--measure: also runs the model (R traced runs per configuration, default 10, interleaved;\n"
+    "  each after an untimed run of the same configuration, so it starts warm as in a loop)\n"
     "  and prints the measured times and the errors: per node the sum of its tiles' times, per\n"
     "  model the median latency. Thread counts past this machine's cores are not measured.\n"
     "--json FILE: {\"model\": {\"name\", \"calibrated\", \"profile\", \"threads\", \"scheduler\",\n"
@@ -40,7 +41,8 @@ struct Config : TimedRun {
   int threads = 1;
   Scheduler scheduler = Scheduler::kDynamic;
   ModelPrediction prediction;
-  std::vector<std::vector<double>> node_ms;  // per traced run, per node
+  std::vector<std::vector<double>> node_ms;  // per timed run, per node
+  std::vector<double> last_node_ms;          // the latest run's, timed or not
   bool measured = false;
 };
 
@@ -206,9 +208,10 @@ int predict_command(int argc, char** argv) {
           for (const TileEvent& e : session->last_trace()) {
             per_node[e.node] += 1e-6 * static_cast<double>(e.end_ns - e.start_ns);
           }
-          self->node_ms.push_back(std::move(per_node));
+          self->last_node_ms = std::move(per_node);
           return out;
         };
+        c->timed = [self] { self->node_ms.push_back(self->last_node_ms); };
       }
       configs.push_back(std::move(c));
     }
@@ -218,11 +221,7 @@ int predict_command(int argc, char** argv) {
     for (auto& c : configs) {
       if (c->measured) timed.push_back(c.get());
     }
-    if (Status s = run_interleaved(timed, *runs, 0.3); !s.ok()) return fail("predict", s.message());
-    for (auto& c : configs) {
-      // Keep the traced rounds only (the warm-up runs traced too).
-      if (c->measured) c->node_ms.erase(c->node_ms.begin(), c->node_ms.end() - static_cast<long>(c->ms.size()));
-    }
+    if (Status s = run_interleaved(timed, *runs, 0.3, /*warm_each=*/true); !s.ok()) return fail("predict", s.message());
   }
 
   const Config& first = *configs.front();

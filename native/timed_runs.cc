@@ -21,7 +21,7 @@ Status time_once(TimedRun& c, double* ms) {
 
 }  // namespace
 
-Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds) {
+Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds, bool warm_each) {
   double ms = 0;
   for (TimedRun* c : configs) {
     const auto start = Clock::now();
@@ -31,8 +31,10 @@ Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup
   }
   for (int r = 0; r < rounds; ++r) {
     for (TimedRun* c : configs) {
+      if (warm_each) TESSERA_RETURN_IF_ERROR(time_once(*c, &ms));
       TESSERA_RETURN_IF_ERROR(time_once(*c, &ms));
       c->ms.push_back(ms);
+      if (c->timed) c->timed();
     }
   }
   return Status();

@@ -14,11 +14,14 @@ struct TimedRun {
   std::function<Result<std::vector<Tensor>>()> run;  // one inference
   std::vector<double> ms;                            // filled: one entry per round
   std::vector<Tensor> first_outputs;                 // filled: the first run's outputs
+  std::function<void()> timed;                       // optional: called after each timed run
 };
 
 // Warms each configuration up for `warmup_seconds` (at least two runs), then runs `rounds`
-// rounds of one run each. Fails on the first failed run.
-Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds);
+// rounds of one timed run each. With `warm_each`, every timed run follows an untimed run of
+// the same configuration, so that it finds its own weights and arena in cache as a loop over
+// inputs does, not the last configuration's. Fails on the first failed run.
+Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds, bool warm_each = false);
 
 double median(std::vector<double> values);
 double minimum(const std::vector<double>& values);

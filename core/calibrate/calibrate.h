@@ -35,9 +35,15 @@ Result<double> measure_run_overhead(Isa isa, int threads, const Budget& budget);
 // Nanoseconds per byte of the Transpose kernel, timed on a compiled one-node model.
 Result<double> measure_permute_ns(Isa isa, const Budget& budget);
 
-// Per kind of work, measured against predicted tile times on a calibration network compiled
-// like any model (at several tile sizes), `profile` holding every rate above.
-Result<std::map<std::string, plan::InModel>> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget);
+// Calibration networks compiled like any model (at several tile sizes), every tile timed,
+// `profile` holding every rate above: per kind of work, measured against predicted tile
+// times; and the executor's seconds per tile in those runs (taking a tile, releasing its
+// children), beyond what `profile.executor.edge` charges per edge.
+struct InModelFit {
+  std::map<std::string, plan::InModel> kinds;
+  double task = 0;
+};
+Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget);
 
 // "native", "wasm-threads" or "wasm-single": which build's runtime a profile describes.
 std::string build_flavor();

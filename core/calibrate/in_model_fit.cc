@@ -126,7 +126,7 @@ Probe attention_network() {
 
 }  // namespace
 
-Result<std::map<std::string, plan::InModel>> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget) {
+Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget) {
   std::vector<Probe> probes;
   probes.push_back(mixed_network());
   if (!budget.quick) {
@@ -135,22 +135,29 @@ Result<std::map<std::string, plan::InModel>> fit_in_model(const plan::Profile& p
   }
   // Per kind, every tile, over three tilings of each network: small tiles to large.
   std::map<std::string, std::vector<Sample>> samples;
+  double between = 0, edges = 0, tasks = 0;
   for (const Probe& probe : probes) {
     for (double tile_flops : {2e5, 2e6, 2e7}) {
       TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
                                probe.net.compile(probe.output, probe.shape, isa, tile_flops));
       const tiles::TileGraph& g = spec->tile_graph;
-      TESSERA_ASSIGN_OR_RETURN(std::vector<double> measured, time_tasks(g, budget.point()));
+      TESSERA_ASSIGN_OR_RETURN(TaskTimes measured, time_tasks(g, budget.point()));
       const std::vector<double> predicted = plan::predict_task_seconds(g, profile, 1, /*in_model=*/false);
       for (size_t t = 0; t < g.tasks.size(); ++t) {
         samples[plan::work_kind_name(g.tasks[t].cost.kind)].push_back(
-            {predicted[t], plan::gemm_tap_blocks(profile, g.tasks[t].cost), measured[t]});
+            {predicted[t], plan::gemm_tap_blocks(profile, g.tasks[t].cost), measured.task[t]});
       }
+      between += measured.between;
+      edges += static_cast<double>(g.data_edges + g.reuse_edges);
+      tasks += static_cast<double>(g.tasks.size());
     }
   }
-  std::map<std::string, plan::InModel> fits;
-  for (const auto& [kind, points] : samples) fits[kind] = fit_line(points);
-  return fits;
+  InModelFit fit;
+  for (const auto& [kind, points] : samples) fit.kinds[kind] = fit_line(points);
+  // Real tiles cost the executor more than the empty ones of measure_executor: their task
+  // records, children and kernels are not all in cache.
+  fit.task = std::max(profile.executor.task, (between - edges * profile.executor.edge) / std::max(1.0, tasks));
+  return fit;
 }
 
 }  // namespace tessera::calibration

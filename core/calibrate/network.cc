@@ -76,7 +76,7 @@ Result<std::shared_ptr<const Specialization>> Network::compile(const std::string
 // Mean seconds of every task of `g` over runs on one thread, for about `seconds`: the mean,
 // not the median, because a browser's coarse clock makes most short tiles read 0 or one
 // clock step, and only their average comes out right.
-Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds) {
+Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds) {
   AlignedBuffer arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
   AlignedBuffer scratch = AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float));
   if (arena.data() == nullptr || scratch.data() == nullptr) return Status::error("calibrate: out of memory");
@@ -84,21 +84,27 @@ Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds
   std::vector<float*> scratch_of{scratch.as<float>()};
   runtime::Executor executor(1);
   std::vector<runtime::TileEvent> events;
-  std::vector<std::vector<double>> runs(g.tasks.size());
+  std::vector<double> sums(g.tasks.size(), 0.0);
+  double between = 0;
+  int runs = 0;
   const runtime::RunConfig traced{runtime::Scheduler::kDynamic, 0, true};
   executor.run(g, arena.data(), scratch_of, traced, &events);  // warm the caches
   const auto start = std::chrono::steady_clock::now();
-  for (int run = 0; run < 5 || kernels::seconds_since(start) < seconds; ++run) {
+  for (; runs < 5 || kernels::seconds_since(start) < seconds; ++runs) {
     executor.run(g, arena.data(), scratch_of, traced, &events);
-    for (const runtime::TileEvent& e : events)
-      runs[e.task].push_back(1e-9 * static_cast<double>(e.end_ns - e.start_ns));
+    if (events.empty()) continue;
+    int64_t first = events.front().start_ns, last = events.front().end_ns, inside = 0;
+    for (const runtime::TileEvent& e : events) {
+      sums[e.task] += 1e-9 * static_cast<double>(e.end_ns - e.start_ns);
+      first = std::min(first, e.start_ns);
+      last = std::max(last, e.end_ns);
+      inside += e.end_ns - e.start_ns;
+    }
+    between += 1e-9 * static_cast<double>(last - first - inside);
   }
-  std::vector<double> out;
-  for (const std::vector<double>& r : runs) {
-    double sum = 0;
-    for (double seconds_of_run : r) sum += seconds_of_run;
-    out.push_back(sum / static_cast<double>(r.size()));
-  }
+  TaskTimes out;
+  for (double sum : sums) out.task.push_back(sum / runs);
+  out.between = between / runs;
   return out;
 }
 

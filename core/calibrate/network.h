@@ -39,8 +39,13 @@ class Network {
   std::mt19937 rng_{7};
 };
 
-// Median seconds of every task of `g` (in task order) over runs on one thread, for about
-// `seconds`.
-Result<std::vector<double>> time_tasks(const tiles::TileGraph& g, double seconds);
+// Runs of `g` on one thread, traced, for about `seconds`: the mean seconds of every task (in
+// task order), and the mean seconds per run the thread spent between its first tile's start
+// and its last tile's end outside any tile (taking tiles, releasing their children).
+struct TaskTimes {
+  std::vector<double> task;
+  double between = 0;
+};
+Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds);
 
 }  // namespace tessera::calibration

@@ -15,12 +15,12 @@ Result<double> measure_permute_ns(Isa isa, const Budget& budget) {
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
                            net.compile(y, {1, 56, 56, 64}, isa, CompileOptions().tile_flops));
   const tiles::TileGraph& g = spec->tile_graph;
-  TESSERA_ASSIGN_OR_RETURN(std::vector<double> seconds, time_tasks(g, budget.point()));
+  TESSERA_ASSIGN_OR_RETURN(TaskTimes times, time_tasks(g, budget.point()));
   double bytes = 0, total = 0;
   for (size_t t = 0; t < g.tasks.size(); ++t) {
     if (g.tasks[t].cost.kind != ops::WorkKind::kPermute) continue;
     bytes += g.tasks[t].cost.bytes;
-    total += seconds[t];
+    total += times.task[t];
   }
   if (bytes == 0) return Status::error("calibrate: the permute probe compiled to no strided copy");
   return total / bytes * 1e9;

@@ -125,7 +125,7 @@ const char* work_kind_name(ops::WorkKind kind) {
 
 const MemoryLevel& source_level(const Profile& profile, double bytes) {
   for (const MemoryLevel& level : profile.memory) {
-    if (level.bytes == 0 || bytes <= static_cast<double>(level.bytes)) return level;
+    if (level.bytes == 0 || bytes <= 0.5 * static_cast<double>(level.bytes)) return level;
   }
   return profile.memory.back();
 }
@@ -177,25 +177,26 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
                                          bool in_model) {
   std::vector<double> seconds(graph.tasks.size(), 0.0);
   const Prices prices(profile, in_model);
-  // Weights stream from the level that holds all of them: each node's once per run, spread
-  // over its tiles (re-reads by further tiles hit closer caches, and count in their bytes).
-  const double weight_bandwidth = thread_bandwidth(
-      profile, source_level(profile, static_cast<double>(graph.weight_bytes)), threads, Traffic::kRead);
+  // Weights come from the level that holds all of them next to the activations (a run
+  // passes through both): each node's once per run, spread over its tiles (re-reads by
+  // further tiles hit closer caches, and count in their bytes).
+  const MemoryLevel& weight_level = source_level(profile, static_cast<double>(graph.weight_bytes + graph.arena_bytes));
+  const double weight_bandwidth = thread_bandwidth(profile, weight_level, threads, Traffic::kRead);
   for (const tiles::CompiledNode& node : graph.nodes) {
     const double weights = static_cast<double>(node.weight_bytes) / std::max(1u, node.task_count) / weight_bandwidth;
     const MemoryLevel& level = source_level(profile, activation_bytes(node));
     const double bandwidth = thread_bandwidth(profile, level, threads);
-    const bool private_level = !is_shared(level);
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       const tiles::Task& task = graph.tasks[t];
       const double elements = static_cast<double>(task.region.element_count());
       const InModel& fit = prices.in_model[static_cast<size_t>(task.cost.kind)];
       const double compute = compute_seconds(prices, task.cost, elements);
       const double memory = task.cost.bytes / bandwidth;
-      // Within a core's own caches compute and loads overlap; misses to the shared levels
-      // stall it (what the 112 x 112 layers of MobileNetV2 show). Weights stream in order,
-      // prefetched, under the compute (what VGG-16's 400 MB fully-connected layer shows).
-      const double kernel = std::max(private_level ? std::max(compute, memory) : compute + memory, weights);
+      // Within a core's own caches, loads overlap the compute; misses to the shared levels
+      // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
+      // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.
+      const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
+      const double kernel = is_shared(weight_level) ? activations + weights : std::max(activations, weights);
       seconds[t] = kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(profile, task.cost);
     }
   }

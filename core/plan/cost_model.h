@@ -22,9 +22,10 @@ namespace tessera::plan {
 // "gemm", "depthwise", ...: how profiles name each kind of work.
 const char* work_kind_name(ops::WorkKind kind);
 
-// The memory level a node's data are read from: the first whose capacity holds the
-// activations it reads and writes, or all weights of a model (the shared last-level cache
-// counts for all threads).
+// The memory level data of `bytes` are read from: the first whose half holds them (where
+// calibration measured each level; data filling a cache do not stay there next to everything
+// else a run touches). For a node, the activations it reads and writes; for weights, all of
+// a model's next to its arena. The shared last-level cache counts for all threads.
 const MemoryLevel& source_level(const Profile& profile, double bytes);
 
 // Bytes per second one of `threads` busy threads gets from `level`, copying (bytes read and

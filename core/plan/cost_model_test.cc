@@ -377,12 +377,14 @@ TEST_CASE("bandwidth per thread: private levels keep the single rate, DRAM is di
   CHECK(16 * thread_bandwidth(p, l3, 16) > 2 * thread_bandwidth(p, l3, 2));
 }
 
-TEST_CASE("a node's data come from the first level that holds twice its output") {
+TEST_CASE("data come from the first level whose half holds them") {
   const Profile p = hand_profile();
   CHECK(source_level(p, 8).name == "L1");
-  CHECK(source_level(p, 32 << 10).name == "L1");
-  CHECK(source_level(p, (32 << 10) + 1).name == "L2");
+  CHECK(source_level(p, 16 << 10).name == "L1");
+  CHECK(source_level(p, (16 << 10) + 1).name == "L2");
   CHECK(source_level(p, 2 << 20).name == "L3");
+  CHECK(source_level(p, 8 << 20).name == "L3");
+  CHECK(source_level(p, (8 << 20) + 1).name == "DRAM");
   CHECK(source_level(p, 1e12).name == "DRAM");
 }
 
@@ -463,20 +465,26 @@ TEST_CASE("memory: the longer of compute and traffic in a core's caches, their s
   CHECK(two[3] == Approx(250e-9 + 12000 / (20e9 * 10 / 15 / 2)));
 }
 
-TEST_CASE("weights stream once per node, from the level that holds all of them, under the compute") {
+TEST_CASE("weights stream once per node from the level that holds them and the arena") {
   const Profile p = flat_profile(50);
-  // 2 MB of weights in all: they come from L3, read at 30 GB/s by one thread and by all
-  // cores together (15 each of two). Tiles take the longer of their compute and their share.
-  const tiles::TileGraph g = hand_graph(
-      {{0, gemm_cost(8, 16, 64)}, {0, gemm_cost(8, 16, 64)}, {1, gemm_cost(8, 16, 64)}}, {}, {1'200'000, 800'000});
   const double gemm = 2.0 * 8 * 16 * 64 / 50e9;  // 20 ns of compute
+  // 2 MB of weights in all come from L3, read at 30 GB/s by one thread and by all cores
+  // together (15 each of two). A miss to a shared level stalls: each tile adds its share.
+  tiles::TileGraph g = hand_graph({{0, gemm_cost(8, 16, 64)}, {0, gemm_cost(8, 16, 64)}, {1, gemm_cost(8, 16, 64)}}, {},
+                                  {1'200'000, 800'000});
   const std::vector<double> one = predict_task_seconds(g, p, 1);
-  CHECK(one[0] == Approx(std::max(gemm, 600'000 / 30e9)));
-  CHECK(one[1] == Approx(std::max(gemm, 600'000 / 30e9)));
-  CHECK(one[2] == Approx(std::max(gemm, 800'000 / 30e9)));
-  const std::vector<double> two = predict_task_seconds(g, p, 2);
-  CHECK(two[0] == Approx(std::max(gemm, 600'000 / 15e9)));
-  // Where compute is longer, the weights cost nothing more.
+  CHECK(one[0] == Approx(gemm + 600'000 / 30e9));
+  CHECK(one[1] == Approx(gemm + 600'000 / 30e9));
+  CHECK(one[2] == Approx(gemm + 800'000 / 30e9));
+  CHECK(predict_task_seconds(g, p, 2)[0] == Approx(gemm + 600'000 / 15e9));
+  // A run also passes through its arena: with 8 MB of activations the weights no longer stay
+  // in half the L3, and come from DRAM.
+  g.arena_bytes = 8 << 20;
+  CHECK(predict_task_seconds(g, p, 1)[0] == Approx(gemm + 600'000 / 15e9));
+  // From a core's own cache (200 KB in L2 at 50 GB/s) they stream under the compute: the
+  // longer of the two.
+  const tiles::TileGraph l2 = hand_graph({{0, gemm_cost(8, 16, 64)}, {0, gemm_cost(8, 16, 64)}}, {}, {200'000});
+  CHECK(predict_task_seconds(l2, p, 1)[0] == Approx(std::max(gemm, 100'000 / 50e9)));
   const tiles::TileGraph light = hand_graph({{0, gemm_cost(8, 16, 64)}}, {}, {100});
   CHECK(predict_task_seconds(light, p, 1)[0] == Approx(gemm));
 }

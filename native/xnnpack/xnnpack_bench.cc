@@ -100,14 +100,14 @@ int xnnpack_bench(const Args& args) {
     }
 
     xnnpack::XnnpackRunner* r = runners.back().get();
-    configs.push_back({{[r, &inputs] { return r->run(inputs); }, {}, {}}, threads, "xnnpack", "-"});
+    configs.push_back({{[r, &inputs] { return r->run(inputs); }, {}, {}, {}}, threads, "xnnpack", "-"});
     auto pool = Executor::create(threads);
     for (Scheduler scheduler : schedulers) {
       sessions.push_back(std::make_shared<Session>(model.value(), pool));
       Session* s = sessions.back().get();
       RunOptions run_options;
       run_options.scheduler = scheduler;
-      configs.push_back({{[s, run_options, &inputs] { return s->run(inputs, run_options); }, {}, {}},
+      configs.push_back({{[s, run_options, &inputs] { return s->run(inputs, run_options); }, {}, {}, {}},
                          threads,
                          "tessera",
                          scheduler_name(scheduler)});
