@@ -56,7 +56,11 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
-    return {.flops = flops, .bytes = bytes, .kind = WorkKind::kDepthwise, .unary = a.epilogue.activation};
+    return {.flops = flops,
+            .bytes = bytes,
+            .kind = WorkKind::kDepthwise,
+            .unary = a.epilogue.activation,
+            .affine_passes = a.epilogue.affine_passes()};
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;
@@ -64,7 +68,8 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
           bytes,
           WorkKind::kGemm,
           {pixels, std::min(out.extent(1), channels / a.group), depth, a.kernel_h * a.kernel_w},
-          a.epilogue.activation};
+          a.epilogue.activation,
+          a.epilogue.affine_passes()};
 }
 
 std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Region& out, int input) {

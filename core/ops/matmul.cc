@@ -114,8 +114,12 @@ OpCost cost(const MatMulAttrs& a, const OpShapes& s, const Region& out) {
   }
   const int64_t rows = d.m_dim >= 0 ? out.extent(d.m_dim) : 1;
   const int64_t columns = d.n_dim >= 0 ? out.extent(d.n_dim) : 1;
-  return {
-      2.0 * outputs * static_cast<double>(d.k), bytes, WorkKind::kGemm, {rows, columns, d.k}, a.epilogue.activation};
+  return {2.0 * outputs * static_cast<double>(d.k),
+          bytes,
+          WorkKind::kGemm,
+          {rows, columns, d.k},
+          a.epilogue.activation,
+          a.epilogue.affine_passes()};
 }
 
 std::optional<Region> footprint(const MatMulAttrs& a, const OpShapes& s, const Region& out, int input) {

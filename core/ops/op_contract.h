@@ -76,6 +76,7 @@ struct OpCost {
   WorkKind kind = WorkKind::kCopy;
   GemmShape gemm = {};
   kernels::UnaryOp unary = kernels::UnaryOp::kCopy;  // kUnary's function, or another kind's fused activation
+  int affine_passes = 0;                             // a fused scale and shift: one pass over the outputs each
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut
@@ -119,6 +120,7 @@ struct Epilogue {
   bool has_activation() const { return activation != kernels::UnaryOp::kCopy; }
   bool has_clamp() const;
   bool has_affine() const { return scale != 1.0f || shift != 0.0f; }
+  int affine_passes() const { return (scale != 1.0f ? 1 : 0) + (shift != 0.0f ? 1 : 0); }
   // What runs after the store's clamp: the activation and the affine.
   bool has_tail() const { return has_activation() || has_affine(); }
   std::string describe() const;  // "+residual, clamp[0,6], Sigmoid, *0.5+1"

@@ -99,10 +99,12 @@ double kernel_seconds(const Prices& prices, const ops::OpCost& c, double element
   return 0;
 }
 
-// With the activation a GEMM or depthwise convolution applies to each output it stores.
+// With the activation, scale and shift a GEMM or depthwise convolution applies to each
+// output it stores: one pass over them each.
 double compute_seconds(const Prices& prices, const ops::OpCost& c, double elements) {
   const bool fused = c.kind != ops::WorkKind::kUnary && c.unary != kernels::UnaryOp::kCopy;
-  return kernel_seconds(prices, c, elements) + (fused ? elements * prices.unary(c.unary) * 1e-9 : 0);
+  return kernel_seconds(prices, c, elements) + (fused ? elements * prices.unary(c.unary) * 1e-9 : 0) +
+         elements * c.affine_passes * prices.profile.elementwise_ns * 1e-9;
 }
 
 }  // namespace

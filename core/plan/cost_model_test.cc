@@ -417,6 +417,12 @@ TEST_CASE("GEMM tiles cost their padded FLOPs at the curve's rate") {
   const Profile curved = hand_profile();
   const std::vector<double> on_curve = predict_task_seconds(g, curved, 1, /*in_model=*/false);
   CHECK(on_curve[0] == Approx(padded / (gemm_gflops(curved.gemm, 10, 20, 64) * 1e9)));
+
+  // A fused scale and shift: a binary pass over the outputs each.
+  ops::OpCost affine = gemm_cost(10, 20, 64, 1, 1, kernels::UnaryOp::kRelu);
+  affine.affine_passes = 2;
+  const tiles::TileGraph scaled = hand_graph({{0, affine, 200}});
+  CHECK(predict_task_seconds(scaled, p, 1)[0] == Approx(expected[3] + 2 * 200 * 0.25e-9));
 }
 
 TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") {
