@@ -7,8 +7,8 @@
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv.h"
-#include "core/ops/packed_weights.h"
 #include "core/ops/epilogue.h"
+#include "core/ops/packed_weights.h"
 
 namespace tessera::ops {
 
@@ -131,12 +131,19 @@ class IgemmConvKernel final : public ConvKernelBase {
         const int64_t c1 = std::min(r.end[1], (grp + 1) * g_.out_per_group);
         TESSERA_CHECK((c0 - grp * g_.out_per_group) % gemm_.nr == 0);  // tiles are panel-aligned
         if (pixel_blocks_outer_) {
-          // Small weights stay in cache: row pointers are built once per pixel block.
+          // Small weights stay in cache: row pointers are built once per pixel block. The
+          // epilogue's tail runs over a few blocks at once, still in L1: per block and panel,
+          // its calls would cost more than a narrow layer's FMAs.
+          int64_t tail_from = 0;
           for (int64_t p = 0; p < pixels; p += gemm_.mr) {
             const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
             fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
             for (int64_t c = c0; c < c1; c += gemm_.nr)
-              compute(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
+              multiply(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
+            if ((p + m - tail_from) * (c1 - c0) >= kTailFloats || p + m == pixels) {
+              apply_tail(block, n, c0, c1 - c0, first_pixel + tail_from, p + m - tail_from);
+              tail_from = p + m;
+            }
           }
         } else {
           // Large weights: one panel at a time stays in L2 while the pixels stream past.
@@ -144,7 +151,9 @@ class IgemmConvKernel final : public ConvKernelBase {
             for (int64_t p = 0; p < pixels; p += gemm_.mr) {
               const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
               fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
-              compute(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
+              const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
+              multiply(block, n, grp, c, nc, first_pixel + p, m);
+              apply_tail(block, n, c, nc, first_pixel + p, m);
             }
           }
         }
@@ -166,16 +175,23 @@ class IgemmConvKernel final : public ConvKernelBase {
     const float** pointers;
   };
 
-  // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, then the epilogue.
-  void compute(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
+  // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, with the epilogue's
+  // residual and clamp.
+  void multiply(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
     const int64_t panel = (c - grp * g_.out_per_group) / gemm_.nr;
     const float* w = packed_->as<float>() + grp * group_floats_ +
                      kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
     const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
     gemm_.ukernel(m, nc, g_.in_per_group, taps_, b.pointers, w, b.y + o, g_.out_c,
                   b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
+  }
+
+  // The rest of the epilogue (activation, scale, shift) on m pixels from `pixel` x nc
+  // channels from `c`.
+  void apply_tail(const Block& b, int64_t n, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
     if (!attrs_.epilogue.has_tail()) return;
-    apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, b.y + o, m, nc, g_.out_c);
+    apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, b.y + out_offset(n, 0, 0, c) + pixel * g_.out_c, m, nc,
+                             g_.out_c);
   }
 
   // Row pointers for MR output pixels starting at `pixel` (row-major within the image), one
@@ -201,6 +217,8 @@ class IgemmConvKernel final : public ConvKernelBase {
   const kernels::GemmKernel& gemm_;
   // Packed weights of a group up to this size stay in L2 across a tile's pixel blocks.
   static constexpr size_t kSmallWeightsBytes = 256 * 1024;
+  // The epilogue's tail runs over at least this many outputs at once (8 KiB, in L1).
+  static constexpr int64_t kTailFloats = 2048;
 
   int64_t taps_ = 1;
   size_t group_floats_ = 0;

@@ -109,5 +109,23 @@ TEST_CASE("conv absorbs constant affines, a spelled-out HardSwish and an affine 
   CHECK(convs == 1);
 }
 
+TEST_CASE("conv applies a fused tail over runs of pixel blocks, whatever the tiling") {
+  // 1x1 and 3x3 GEMM convolutions with HardSwish and an affine after them, on images large
+  // enough for many runs of blocks with a ragged last one; small tiles also split channels.
+  for (const int64_t k : {1, 3}) {
+    INFO("kernel " << k);
+    ModelBuilder b(17 + k);
+    const auto x = b.input({1, 16, 37, 29});
+    auto y = b.node("Conv", {x, b.weight({40, 16, k, k}, -0.3f, 0.3f), b.weight({40})},
+                    {{"pads", {k / 2, k / 2, k / 2, k / 2}}});
+    y = b.node("HardSwish", {y});
+    y = b.node("Mul", {b.constant({1}, {0.75f}), y});
+    y = b.node("Add", {y, b.constant({1}, {0.5f})});
+    const TestModel model = b.build({y});
+    check_against_reference(model);
+    check_against_reference(model, {.tile_flops = 2e4});
+  }
+}
+
 }  // namespace
 }  // namespace tessera::testing
