@@ -27,42 +27,9 @@ Bracket bracket(const std::vector<int64_t>& points, double x) {
   return {i, (std::log(x) - lo) / (hi - lo)};
 }
 
-// What a node reads and writes of the activations: its output and about as much input. The
-// level these fit in is where its data come from; weights stream in order, prefetched.
-double activation_bytes(const tiles::CompiledNode& node) {
-  double elements = 1;
-  for (int64_t d : node.shape) elements *= static_cast<double>(d);
-  return 2 * 4 * elements;
-}
-
 bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.name == "DRAM"; }
 
 double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
-
-constexpr size_t kUnaryOps = static_cast<size_t>(kernels::UnaryOp::kMish) + 1;
-constexpr size_t kWorkKinds = static_cast<size_t>(ops::WorkKind::kNormalize) + 1;
-
-// The profile's by-name entries resolved once per graph, not once per tile.
-struct Prices {
-  const Profile& profile;
-  std::array<double, kUnaryOps> unary_ns{};    // by kernels::UnaryOp
-  std::array<InModel, kWorkKinds> in_model{};  // by ops::WorkKind
-
-  Prices(const Profile& p, bool with_in_model) : profile(p) {
-    // An op calibration did not reach costs what the dearest measured one costs.
-    double dearest = p.elementwise_ns;
-    for (const auto& [name, ns] : p.unary_ns) dearest = std::max(dearest, ns);
-    for (size_t op = 0; op < kUnaryOps; ++op) {
-      const auto it = p.unary_ns.find(ops::unary_op_name(static_cast<kernels::UnaryOp>(op)));
-      unary_ns[op] = it != p.unary_ns.end() ? it->second : dearest;
-    }
-    for (size_t kind = 0; kind < kWorkKinds && with_in_model; ++kind) {
-      const auto it = p.in_model.find(work_kind_name(static_cast<ops::WorkKind>(kind)));
-      if (it != p.in_model.end()) in_model[kind] = it->second;
-    }
-  }
-  double unary(kernels::UnaryOp op) const { return unary_ns[static_cast<size_t>(op)]; }
-};
 
 // How many GEMMs of shape c.gemm a GEMM task runs (0 for an empty shape).
 double gemm_count(const ops::OpCost& c) {
@@ -70,41 +37,6 @@ double gemm_count(const ops::OpCost& c) {
   if (g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
   const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
   return std::max(1.0, c.flops / one);
-}
-
-// Seconds of compute of one task, its data in L1, without a fused activation.
-double kernel_seconds(const Prices& prices, const ops::OpCost& c, double elements) {
-  using ops::WorkKind;
-  const Profile& p = prices.profile;
-  switch (c.kind) {
-    case WorkKind::kCopy: return 0;
-    case WorkKind::kPermute: return c.bytes * p.permute_ns * 1e-9;
-    case WorkKind::kElementwise: return std::max(elements, c.flops) * p.elementwise_ns * 1e-9;
-    case WorkKind::kUnary: return elements * prices.unary(c.unary) * 1e-9;
-    case WorkKind::kDepthwise: return c.flops / (p.depthwise_gflops * 1e9);
-    case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
-    case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;
-    case WorkKind::kNormalize: return elements * p.normalize_ns * 1e-9;
-    case WorkKind::kGemm: {
-      const ops::GemmShape& g = c.gemm;
-      const double count = gemm_count(c);
-      if (count == 0) return 0;
-      const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
-                            round_up(static_cast<double>(g.columns), p.gemm.nr) * static_cast<double>(g.depth) * count;
-      const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
-                                      static_cast<double>(g.depth));
-      return padded / (rate * 1e9);
-    }
-  }
-  return 0;
-}
-
-// With the activation, scale and shift a GEMM or depthwise convolution applies to each
-// output it stores: one pass over them each.
-double compute_seconds(const Prices& prices, const ops::OpCost& c, double elements) {
-  const bool fused = c.kind != ops::WorkKind::kUnary && c.unary != kernels::UnaryOp::kCopy;
-  return kernel_seconds(prices, c, elements) + (fused ? elements * prices.unary(c.unary) * 1e-9 : 0) +
-         elements * c.affine_passes * prices.profile.elementwise_ns * 1e-9;
 }
 
 }  // namespace
@@ -175,31 +107,90 @@ double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
          static_cast<double>(g.taps) * count;
 }
 
-std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
-                                         bool in_model) {
-  std::vector<double> seconds(graph.tasks.size(), 0.0);
-  const Prices prices(profile, in_model);
+TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model)
+    : profile_(profile), threads_(threads) {
+  // An op calibration did not reach costs what the dearest measured one costs.
+  double dearest = profile.elementwise_ns;
+  for (const auto& [name, ns] : profile.unary_ns) dearest = std::max(dearest, ns);
+  for (size_t op = 0; op < kUnaryOps; ++op) {
+    const auto it = profile.unary_ns.find(ops::unary_op_name(static_cast<kernels::UnaryOp>(op)));
+    unary_ns_[op] = it != profile.unary_ns.end() ? it->second : dearest;
+  }
+  for (size_t kind = 0; kind < kWorkKinds && in_model; ++kind) {
+    const auto it = profile.in_model.find(work_kind_name(static_cast<ops::WorkKind>(kind)));
+    if (it != profile.in_model.end()) in_model_[kind] = it->second;
+  }
   // Weights come from the level that holds all of them next to the activations (a run
   // passes through both): each node's once per run, spread over its tiles (re-reads by
   // further tiles hit closer caches, and count in their bytes).
-  const MemoryLevel& weight_level = source_level(profile, static_cast<double>(graph.weight_bytes + graph.arena_bytes));
-  const double weight_bandwidth = thread_bandwidth(profile, weight_level, threads, Traffic::kRead);
+  weight_level_ = &source_level(profile, model_bytes);
+  weight_bandwidth_ = thread_bandwidth(profile, *weight_level_, threads, Traffic::kRead);
+}
+
+// Seconds of compute of one task, its data in L1, without a fused activation.
+double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
+  using ops::WorkKind;
+  const Profile& p = profile_;
+  switch (c.kind) {
+    case WorkKind::kCopy: return 0;
+    case WorkKind::kPermute: return c.bytes * p.permute_ns * 1e-9;
+    case WorkKind::kElementwise: return std::max(elements, c.flops) * p.elementwise_ns * 1e-9;
+    case WorkKind::kUnary: return elements * unary_ns(c.unary) * 1e-9;
+    case WorkKind::kDepthwise: return c.flops / (p.depthwise_gflops * 1e9);
+    case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
+    case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;
+    case WorkKind::kNormalize: return elements * p.normalize_ns * 1e-9;
+    case WorkKind::kGemm: {
+      const ops::GemmShape& g = c.gemm;
+      const double count = gemm_count(c);
+      if (count == 0) return 0;
+      const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
+                            round_up(static_cast<double>(g.columns), p.gemm.nr) * static_cast<double>(g.depth) * count;
+      const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
+                                      static_cast<double>(g.depth));
+      return padded / (rate * 1e9);
+    }
+  }
+  return 0;
+}
+
+double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const {
+  const bool fused = c.kind != ops::WorkKind::kUnary && c.unary != kernels::UnaryOp::kCopy;
+  return kernel_seconds(c, elements) + (fused ? elements * unary_ns(c.unary) * 1e-9 : 0) +
+         elements * c.affine_passes * profile_.elementwise_ns * 1e-9;
+}
+
+TilePricer::Node TilePricer::node(double output_elements, double weight_bytes, uint32_t tiles) const {
+  // A node reads and writes about as much input as it writes output: the level these fit in
+  // is where its data come from; its weights stream in order, prefetched.
+  const MemoryLevel& level = source_level(profile_, 2 * 4 * output_elements);
+  return {&level, thread_bandwidth(profile_, level, threads_), weight_bytes / std::max(1u, tiles) / weight_bandwidth_};
+}
+
+double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
+  const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
+  const double compute = compute_seconds(cost, elements);
+  const double memory = cost.bytes / node.bandwidth;
+  // Within a core's own caches, loads overlap the compute; misses to the shared levels
+  // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
+  // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.
+  const double activations = is_shared(*node.level) ? compute + memory : std::max(compute, memory);
+  const double kernel =
+      is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
+  return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(profile_, cost);
+}
+
+std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
+                                         bool in_model) {
+  std::vector<double> seconds(graph.tasks.size(), 0.0);
+  const TilePricer pricer(profile, threads, static_cast<double>(graph.weight_bytes + graph.arena_bytes), in_model);
   for (const tiles::CompiledNode& node : graph.nodes) {
-    const double weights = static_cast<double>(node.weight_bytes) / std::max(1u, node.task_count) / weight_bandwidth;
-    const MemoryLevel& level = source_level(profile, activation_bytes(node));
-    const double bandwidth = thread_bandwidth(profile, level, threads);
+    double elements = 1;
+    for (int64_t d : node.shape) elements *= static_cast<double>(d);
+    const TilePricer::Node priced = pricer.node(elements, static_cast<double>(node.weight_bytes), node.task_count);
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       const tiles::Task& task = graph.tasks[t];
-      const double elements = static_cast<double>(task.region.element_count());
-      const InModel& fit = prices.in_model[static_cast<size_t>(task.cost.kind)];
-      const double compute = compute_seconds(prices, task.cost, elements);
-      const double memory = task.cost.bytes / bandwidth;
-      // Within a core's own caches, loads overlap the compute; misses to the shared levels
-      // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
-      // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.
-      const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
-      const double kernel = is_shared(weight_level) ? activations + weights : std::max(activations, weights);
-      seconds[t] = kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(profile, task.cost);
+      seconds[t] = pricer.seconds(priced, task.cost, static_cast<double>(task.region.element_count()));
     }
   }
   return seconds;

@@ -10,6 +10,7 @@
 // on top, in the simulation. docs/cost-model.md gives the formulas and their errors.
 #pragma once
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,43 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
 // GEMM micro-kernel calls x kernel taps of one task (0 for other kinds): the loop setups a
 // convolution pays per tap.
 double gemm_tap_blocks(const Profile& profile, const ops::OpCost& cost);
+
+// Prices tiles one at a time, when `threads` threads run at once (bandwidth shared) in a
+// model whose weights and arena take `model_bytes`: what predict_task_seconds does per task,
+// for planners that weigh tilings before any is compiled. No executor overhead. With the
+// profile's in-model fit (`in_model` false: the rates alone, what calibration fits against).
+class TilePricer {
+ public:
+  TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model = true);
+
+  // What a node's tiles share: where its data come from, its weights' time per tile.
+  struct Node {
+    const MemoryLevel* level = nullptr;
+    double bandwidth = 0;       // bytes per second from `level`
+    double weight_seconds = 0;  // reading the node's weights once, spread over its tiles
+  };
+  Node node(double output_elements, double weight_bytes, uint32_t tiles) const;
+
+  // Seconds of one tile's kernel: `cost` of its region, `elements` in it.
+  double seconds(const Node& node, const ops::OpCost& cost, double elements) const;
+
+ private:
+  static constexpr size_t kUnaryOps = static_cast<size_t>(kernels::UnaryOp::kMish) + 1;
+  static constexpr size_t kWorkKinds = static_cast<size_t>(ops::WorkKind::kNormalize) + 1;
+
+  double unary_ns(kernels::UnaryOp op) const { return unary_ns_[static_cast<size_t>(op)]; }
+  // Compute with the data in L1, without a fused activation; then with it, and with the
+  // scale and shift a GEMM or depthwise convolution applies to each output (one pass each).
+  double kernel_seconds(const ops::OpCost& cost, double elements) const;
+  double compute_seconds(const ops::OpCost& cost, double elements) const;
+
+  const Profile& profile_;
+  int threads_ = 1;
+  std::array<double, kUnaryOps> unary_ns_{};    // by kernels::UnaryOp, resolved once
+  std::array<InModel, kWorkKinds> in_model_{};  // by ops::WorkKind
+  const MemoryLevel* weight_level_ = nullptr;
+  double weight_bandwidth_ = 0;
+};
 
 // Seconds of each task's kernel when `threads` threads run at once (bandwidth shared), in
 // task order; no executor overhead. With the profile's in-model fit (`in_model` false: the
