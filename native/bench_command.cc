@@ -17,14 +17,16 @@ namespace tessera::cli {
 namespace {
 
 constexpr const char* kHelp =
-    "usage: tessera bench MODEL.json [--shape NAME=AxBxC ...] [--threads 1,2] [--scheduler dynamic,barrier] [--runs R]\n"
+    "usage: tessera bench MODEL.json [--shape NAME=AxBxC ...] [--threads 1,2] [--scheduler dynamic,barrier] [--runs "
+    "R]\n"
     "                     [--warmup SECONDS] [--json FILE] [--no-peak] [--engine tessera|xnnpack]\n"
     "                     [--input NAME=FILE.bin ... | --random-input SEED]\n"
     "                     [model options]\n"
     "       tessera bench --peak [--threads N] [--seconds S] [--gemm 512]\n"
     "\n"
-    "With a model: compiles it once per thread count, warms up, then runs every scheduler\n"
-    "R times (default 20), interleaved. Prints median and min latency, achieved GFLOP/s and\n"
+    "With a model: compiles it once per thread count and planner (and per scheduler when searched:\n"
+    "each scheduler gets its own plan), warms up, then runs every configuration R times (default\n"
+    "20), interleaved. Prints median and min latency, achieved GFLOP/s and\n"
     "its share of the measured peak of the threads used, tiles and arena bytes, and checks\n"
     "that every configuration produced bitwise identical outputs.\n"
     "With --engine xnnpack: the same model through XNNPACK's operator-at-a-time subgraph runtime\n"
@@ -32,11 +34,12 @@ constexpr const char* kHelp =
     "largest output difference between the two; ops XNNPACK lacks are listed.\n"
     "With --peak: the FP32 FMA peak of one core and of N threads at once, and the GEMM\n"
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
-    "Model options: --isa, --tile-flops, --no-reuse (see tessera run --help).\n";
+    "Model options: --isa, --tile-flops, --no-reuse, --planner, --plan, --profile (see tessera run --help).\n";
 
 struct Config : TimedRun {
   int threads;
   Scheduler scheduler;
+  std::string planner;
   std::shared_ptr<Session> session;
   std::shared_ptr<const ModelInfo> info;
 };
@@ -110,34 +113,45 @@ int bench_command(int argc, char** argv) {
     if (!parse_scheduler(s, &scheduler)) return fail("bench", "unknown scheduler \"" + s + "\"");
     schedulers.push_back(scheduler);
   }
+  const std::vector<std::string> planners = split_list(args->get("planner", "default"));
 
-  // One compiled model and pool per thread count; one session per configuration.
+  // One pool per thread count; one compiled model per thread count and planner (per
+  // scheduler too when searched: the search plans for one); one session per configuration.
   std::vector<std::shared_ptr<const Model>> models;
   std::vector<Config> configs;
   std::vector<Tensor> inputs;
   InputDims dims;
   for (int threads : thread_counts) {
-    auto options = compile_options(*args, threads);
-    if (!options.ok()) return fail("bench", options.status().message());
-    auto model = Model::load_file(*path, *options);
-    if (!model.ok()) return fail("bench", model.status().message());
-    models.push_back(model.value());
-    if (dims.empty()) {
-      auto given = input_dims(*model.value(), *args);
-      if (!given.ok()) return fail("bench", given.status().message());
-      dims = *given;
-    }
-    auto compiled = model.value()->info(dims);
-    if (!compiled.ok()) return fail("bench", compiled.status().message());
-    auto info = std::make_shared<const ModelInfo>(std::move(compiled).value());
-    if (inputs.empty()) {
-      auto made = make_inputs(*model.value(), dims, *args);
-      if (!made.ok()) return fail("bench", made.status().message());
-      inputs = *made;
-    }
     auto pool = Executor::create(threads);
-    for (Scheduler scheduler : schedulers) {
-      configs.push_back({{}, threads, scheduler, std::make_shared<Session>(model.value(), pool), info});
+    for (const std::string& planner : planners) {
+      std::shared_ptr<const Model> model;
+      std::shared_ptr<const ModelInfo> info;
+      for (Scheduler scheduler : schedulers) {
+        if (!model || planner != "default") {
+          auto options = compile_options(*args, threads);
+          if (!options.ok()) return fail("bench", options.status().message());
+          options->planner = planner;
+          options->plan_scheduler = scheduler == Scheduler::kBarrier ? scheduler : Scheduler::kDynamic;
+          auto loaded = Model::load_file(*path, *options);
+          if (!loaded.ok()) return fail("bench", loaded.status().message());
+          model = loaded.value();
+          models.push_back(model);
+          if (dims.empty()) {
+            auto given = input_dims(*model, *args);
+            if (!given.ok()) return fail("bench", given.status().message());
+            dims = *given;
+          }
+          auto compiled = model->info(dims);
+          if (!compiled.ok()) return fail("bench", compiled.status().message());
+          info = std::make_shared<const ModelInfo>(std::move(compiled).value());
+          if (inputs.empty()) {
+            auto made = make_inputs(*model, dims, *args);
+            if (!made.ok()) return fail("bench", made.status().message());
+            inputs = *made;
+          }
+        }
+        configs.push_back({{}, threads, scheduler, planner, std::make_shared<Session>(model, pool), info});
+      }
     }
   }
   std::vector<TimedRun*> timed;
@@ -159,8 +173,8 @@ int bench_command(int argc, char** argv) {
   const double lookup_ms = cached_lookup_ms(*models[0], dims);
   std::printf("specialisation for these input dims: compiled in %.1f ms; cached, it costs at most %.4f ms per run\n",
               info.compile_ms, lookup_ms);
-  std::printf("%-8s %-9s %10s %10s %9s %8s %7s %11s\n", "threads", "scheduler", "median ms", "min ms", "GFLOP/s",
-              "% peak", "tiles", "arena");
+  std::printf("%-8s %-9s %-8s %10s %10s %9s %8s %7s %11s\n", "threads", "scheduler", "planner", "median ms", "min ms",
+              "GFLOP/s", "% peak", "tiles", "arena");
   nlohmann::json rows = nlohmann::json::array();
   for (const Config& c : configs) {
     const double med = median(c.ms);
@@ -171,11 +185,13 @@ int bench_command(int argc, char** argv) {
     const double threads_peak =
         std::min(peak.one_core_gflops * c.threads, c.threads >= peak.threads ? peak.all_threads_gflops : 1e300);
     const double percent = with_peak ? 100.0 * gflops / threads_peak : 0.0;
-    std::printf("%-8d %-9s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler), med, best,
-                gflops, percent, static_cast<unsigned long long>(c.info->tiles),
+    std::printf("%-8d %-9s %-8s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler),
+                c.info->planner.c_str(), med, best, gflops, percent, static_cast<unsigned long long>(c.info->tiles),
                 format_bytes(c.info->arena_bytes).c_str());
     rows.push_back({{"threads", c.threads},
                     {"scheduler", scheduler_name(c.scheduler)},
+                    {"planner", c.planner},
+                    {"plan", c.info->planner},
                     {"median_ms", med},
                     {"min_ms", best},
                     {"gflops", gflops},
@@ -186,9 +202,15 @@ int bench_command(int argc, char** argv) {
   }
   for (const Config& a : configs) {
     for (const Config& b : configs) {
-      if (a.threads == b.threads && a.scheduler == Scheduler::kDynamic && b.scheduler == Scheduler::kBarrier) {
-        std::printf("%d thread%s: dynamic is %.2fx the speed of barrier (median)\n", a.threads,
-                    a.threads == 1 ? "" : "s", median(b.ms) / median(a.ms));
+      if (a.threads != b.threads) continue;
+      const char* s = a.threads == 1 ? "" : "s";
+      if (a.planner == b.planner && a.scheduler == Scheduler::kDynamic && b.scheduler == Scheduler::kBarrier) {
+        std::printf("%d thread%s, planner %s: dynamic is %.2fx the speed of barrier (median)\n", a.threads, s,
+                    a.planner.c_str(), median(b.ms) / median(a.ms));
+      }
+      if (a.scheduler == b.scheduler && a.planner == "search" && b.planner == "default") {
+        std::printf("%d thread%s, %s scheduler: search is %.2fx the speed of default (median)\n", a.threads, s,
+                    scheduler_name(a.scheduler), median(b.ms) / median(a.ms));
       }
     }
   }

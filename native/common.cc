@@ -10,12 +10,25 @@
 
 namespace tessera::cli {
 
+Result<std::string> read_text_file(const std::string& path, const std::string& what) {
+  std::ifstream file(path);
+  if (!file) return Status::error("cannot read the " + what + " \"" + path + "\"");
+  return std::string((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+}
+
 Result<CompileOptions> compile_options(const Args& args, int threads) {
   CompileOptions options;
   options.threads = threads;
   options.isa = args.get("isa", "auto");
   options.reuse_memory = !args.flags.count("no-reuse");
   TESSERA_ASSIGN_OR_RETURN(options.tile_flops, args.get_double("tile-flops", options.tile_flops));
+  options.planner = args.get("planner", options.planner);
+  if (args.has("plan")) {
+    TESSERA_ASSIGN_OR_RETURN(options.plan, read_text_file(args.get("plan", ""), "plan"));
+  }
+  if (args.has("profile")) {
+    TESSERA_ASSIGN_OR_RETURN(options.profile, read_text_file(args.get("profile", ""), "profile"));
+  }
   return options;
 }
 
@@ -69,10 +82,9 @@ Result<std::vector<Tensor>> make_inputs(const Model& model, const InputDims& dim
     const auto expected = static_cast<std::streamoff>(t.element_count() * dtype_size(dtype));
     const std::streamoff size = file.tellg();
     if (size != expected) {
-      return Status::error("--input " + name + ": \"" + path + "\" has " + std::to_string(size) +
-                           " bytes, expected " + std::to_string(expected) + " (" + dtype_name(dtype) + " " +
-                           model.inputs()[i].dims_string() + " as " + std::to_string(t.element_count()) +
-                           " values)");
+      return Status::error("--input " + name + ": \"" + path + "\" has " + std::to_string(size) + " bytes, expected " +
+                           std::to_string(expected) + " (" + dtype_name(dtype) + " " + model.inputs()[i].dims_string() +
+                           " as " + std::to_string(t.element_count()) + " values)");
     }
     t.bytes.resize(static_cast<size_t>(size));
     file.seekg(0);

@@ -12,10 +12,16 @@
 namespace tessera::cli {
 
 // Options every model-loading command accepts.
-inline const std::set<std::string> kModelOptions = {"threads", "isa", "tile-flops", "shape"};
+inline const std::set<std::string> kModelOptions = {"threads", "isa",  "tile-flops", "shape",
+                                                    "planner", "plan", "profile"};
 inline const std::set<std::string> kModelFlags = {"no-reuse", "help"};
 
+// --threads (given), --isa, --tile-flops, --no-reuse, --planner default|search, --plan FILE
+// (a saved plan), --profile FILE (the cost-model profile the search plans with).
 Result<CompileOptions> compile_options(const Args& args, int threads);
+
+// The whole text of a file; the error names `what` and the path.
+Result<std::string> read_text_file(const std::string& path, const std::string& what);
 
 // The dims to specialise for: --shape NAME=AxBxC for inputs with symbolic dims (any input
 // may be named); the others keep their declared dims. Fails naming an input left symbolic.

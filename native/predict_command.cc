@@ -52,13 +52,6 @@ double median_of_node(const Config& c, size_t node) {
   return median(values);
 }
 
-std::string read_file(const std::string& path, bool* ok) {
-  std::ifstream file(path);
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  *ok = static_cast<bool>(file) || file.eof();
-  return text;
-}
-
 nlohmann::json maybe(bool present, double value) { return present ? nlohmann::json(value) : nlohmann::json(nullptr); }
 
 std::string percent(double predicted, double measured) {
@@ -145,9 +138,9 @@ int predict_command(int argc, char** argv) {
   if (!runs.ok()) return fail("predict", runs.status().message());
   PredictOptions base;
   if (args->has("profile")) {
-    bool ok = false;
-    base.profile = read_file(args->get("profile", ""), &ok);
-    if (!ok) return fail("predict", "cannot read the profile \"" + args->get("profile", "") + "\"");
+    auto text = read_text_file(args->get("profile", ""), "profile");
+    if (!text.ok()) return fail("predict", text.status().message());
+    base.profile = *text;
   }
   std::vector<int> thread_counts;
   for (const std::string& t : split_list(args->get("threads", "1"))) {

@@ -6,7 +6,7 @@
 
 #include "core/graph/build.h"
 #include "core/model/load.h"
-#include "core/plan/default_tiling.h"
+#include "core/plan/planner.h"
 #include "core/tiles/compile.h"
 
 namespace tessera {
@@ -64,11 +64,22 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& j
     return Status::error("tile_flops must be a number from 1 to 1e15");
   }
   if (options.max_specializations < 1) return Status::error("max_specializations must be at least 1");
+  plan::Planner planner;
+  if (!plan::parse_planner(options.planner, &planner)) {
+    return Status::error("unknown planner \"" + options.planner + "\" (default, search)");
+  }
   model->options_ = options;
+  if (!options.plan.empty()) {
+    TESSERA_ASSIGN_OR_RETURN(model->saved_plan_, parse_plan_file(options.plan));
+  }
   TESSERA_ASSIGN_OR_RETURN(model->desc_, model::load_model(json_text, std::move(weights)));
   bool fixed = true;
   for (const ValueSpec& input : model->desc_.inputs) fixed = fixed && input.is_static();
-  if (fixed) TESSERA_RETURN_IF_ERROR(model->specialize({}).status());
+  if (fixed) {
+    TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, model->specialize({}));
+    // A saved plan for a model whose dims are all fixed can only be for those dims.
+    if (model->saved_plan_) TESSERA_RETURN_IF_ERROR(plan_matches_inputs(*model->saved_plan_, s->dims));
+  }
   return std::shared_ptr<const Model>(std::move(model));
 }
 
@@ -77,16 +88,15 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   auto s = std::make_shared<Specialization>();
   TESSERA_ASSIGN_OR_RETURN(s->graph, graph::build_graph(desc_, binding, store_));
   TESSERA_RETURN_IF_ERROR(graph::optimize(s->graph));
-  plan::TilingOptions tiling;
-  tiling.threads = options_.threads;
-  tiling.target_tile_flops = options_.tile_flops;
-  const tiles::TilingPlan plan = plan::default_tiling(s->graph, tiling);
+  for (size_t i = 0; i < desc_.inputs.size(); ++i) s->dims.emplace_back(desc_.inputs[i].name, binding.shapes[i]);
+  TESSERA_ASSIGN_OR_RETURN(s->plan, plan_tiling(s->graph, s->dims, &s->plan_report));
   tiles::CompileOptions compile_options;
   compile_options.reuse_memory = options_.reuse_memory;
   compile_options.max_isa = isa_;
   compile_options.store = store_.get();
-  TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, plan, compile_options));
+  TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, s->plan, compile_options));
   s->info = describe(s->graph, s->tile_graph, isa_);
+  s->info.planner = s->plan_report.planner;
   s->info.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const Specialization>(std::move(s));
 }

@@ -6,11 +6,14 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "core/base/constant_store.h"
 #include "core/base/cpu_features.h"
+#include "core/engine/plan_file.h"
 #include "core/graph/build.h"
 #include "core/model/model_desc.h"
+#include "core/plan/profile.h"
 #include "core/runtime/executor.h"
 #include "core/tiles/tile_graph.h"
 #include "tessera/engine.h"
@@ -19,10 +22,17 @@ namespace tessera {
 
 // The model compiled for one set of input dims. Immutable; sessions hold it while they run.
 struct Specialization {
+  InputDims dims;
   graph::Graph graph;  // owns the constants the kernels point into
+  tiles::TilingPlan plan;
   tiles::TileGraph tile_graph;
   ModelInfo info;
+  PlanReport plan_report;
 };
+
+// The profile given as JSON, else the one calibrate saved for this ISA and build, else the
+// uncalibrated guesses. A profile for another ISA or build is refused, naming both.
+Result<plan::Profile> find_profile(const std::string& given, Isa isa);
 
 class CompiledModel final : public Model {
  public:
@@ -38,16 +48,21 @@ class CompiledModel final : public Model {
   Result<std::vector<Tensor>> random_inputs(const InputDims& dims, uint64_t seed) const override;
   ModelMemory memory() const override;
   Result<ModelPrediction> predict(const InputDims& dims, const PredictOptions& options) const override;
+  Result<PlanReport> plan(const InputDims& dims) const override;
+  Result<std::string> plan_json(const InputDims& dims) const override;
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;
 
  private:
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;
+  // The tiling of one specialisation (planning.cc), with its report.
+  Result<tiles::TilingPlan> plan_tiling(const graph::Graph& g, const InputDims& dims, PlanReport* report) const;
 
   model::ModelDesc desc_;
   CompileOptions options_;
   Isa isa_ = Isa::kScalar;
+  std::optional<SavedPlan> saved_plan_;  // CompileOptions::plan, parsed
   std::shared_ptr<ConstantStore> store_ = std::make_shared<ConstantStore>();
   mutable std::mutex mutex_;  // guards cache_; held while compiling, so one compile at a time
   mutable std::list<std::pair<std::string, std::shared_ptr<const Specialization>>> cache_;  // most recent first

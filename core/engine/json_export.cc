@@ -1,4 +1,4 @@
-// JSON exports of the public API: the compiled model (inspect), predictions and the tile
+// JSON exports of the public API: the compiled model (inspect), predictions, plan reports and the tile
 // timeline (Chrome / Perfetto trace).
 #include <nlohmann/json.hpp>
 
@@ -93,6 +93,33 @@ std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent
   }
   nlohmann::json root = {{"traceEvents", trace}, {"displayTimeUnit", "ms"}, {"otherData", {{"model", info.name}}}};
   return root.dump();
+}
+
+std::string plan_report_json(const PlanReport& report) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const NodePlan& n : report.nodes) {
+    nodes.push_back({{"name", n.name},
+                     {"op", n.op},
+                     {"grid", n.grid},
+                     {"default_grid", n.default_grid},
+                     {"predicted_ms", n.predicted_ms},
+                     {"default_ms", n.default_ms}});
+  }
+  const nlohmann::json root = {{"planner", report.planner},
+                               {"searched", report.searched},
+                               {"kept_default", report.kept_default},
+                               {"calibrated", report.calibrated},
+                               {"threads", report.threads},
+                               {"search_path", report.search_path},
+                               {"configurations", report.configurations},
+                               {"nodes_eliminated", report.nodes_eliminated},
+                               {"edges_eliminated", report.edges_eliminated},
+                               {"core_nodes", report.core_nodes},
+                               {"planning_ms", report.planning_ms},
+                               {"predicted_ms", report.predicted_ms},
+                               {"default_predicted_ms", report.default_predicted_ms},
+                               {"nodes", nodes}};
+  return root.dump(2);
 }
 
 }  // namespace tessera

@@ -9,18 +9,15 @@
 
 namespace tessera {
 
-namespace {
-
-// The profile the caller gave, else the one calibrate saved for this ISA and build, else
-// the uncalibrated guesses.
-Result<plan::Profile> profile_for(const std::string& given, const std::string& isa) {
+Result<plan::Profile> find_profile(const std::string& given, Isa isa) {
+  const std::string isa_text(isa_name(isa));
   const std::string build = calibration::build_flavor();
   std::string text = given;
   std::string source = "the given profile";
   if (text.empty()) {
-    const std::string path = default_profile_path(isa);
+    const std::string path = default_profile_path(isa_text);
     std::ifstream file(path);
-    if (path.empty() || !file) return plan::uncalibrated_profile(isa, build);
+    if (path.empty() || !file) return plan::uncalibrated_profile(isa_text, build);
     std::stringstream contents;
     contents << file.rdbuf();
     text = contents.str();
@@ -28,18 +25,16 @@ Result<plan::Profile> profile_for(const std::string& given, const std::string& i
   }
   Result<plan::Profile> profile = plan::profile_from_json(text);
   if (!profile.ok()) return profile.status().with_context(source);
-  TESSERA_RETURN_IF_ERROR(plan::check_profile_matches(*profile, isa, build).with_context(source));
+  TESSERA_RETURN_IF_ERROR(plan::check_profile_matches(*profile, isa_text, build).with_context(source));
   return profile;
 }
-
-}  // namespace
 
 Result<ModelPrediction> CompiledModel::predict(const InputDims& dims, const PredictOptions& options) const {
   if (options.threads < 1 || options.threads > 4096) return Status::error("predict: threads must be from 1 to 4096");
   if (options.scheduler == Scheduler::kShuffle)
     return Status::error("predict: the scheduler must be dynamic or barrier");
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
-  TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, profile_for(options.profile, std::string(isa_name(isa_))));
+  TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options.profile, isa_));
   const plan::SimScheduler scheduler =
       options.scheduler == Scheduler::kBarrier ? plan::SimScheduler::kBarrier : plan::SimScheduler::kDynamic;
   const plan::Prediction p = plan::predict(s->tile_graph, profile, options.threads, scheduler);

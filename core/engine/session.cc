@@ -79,8 +79,8 @@ Result<std::vector<Tensor>> Session::run(const std::vector<Tensor>& inputs, cons
     const std::string path = "input \"" + t.name + "\"";
     const int64_t count = ops::element_count(b->shape);
     if (t.bytes.size() != static_cast<size_t>(count) * dtype_size(t.dtype)) {
-      return Status::error(path + ": has " + std::to_string(t.bytes.size() / dtype_size(t.dtype)) +
-                           " values, dims " + ops::shape_string(b->shape) + " need " + std::to_string(count));
+      return Status::error(path + ": has " + std::to_string(t.bytes.size() / dtype_size(t.dtype)) + " values, dims " +
+                           ops::shape_string(b->shape) + " need " + std::to_string(count));
     }
   }
   TESSERA_RETURN_IF_ERROR(impl_->allocate(g));

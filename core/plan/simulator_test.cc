@@ -39,8 +39,7 @@ TEST_CASE("a chain runs in sequence on one thread, whatever the thread count") {
 
 // root (1) -> four children (2 each) -> join (1).
 std::vector<SimTask> fork_join() {
-  return {task(0, 1, {1, 2, 3, 4}), task(1, 2, {5}), task(1, 2, {5}), task(1, 2, {5}), task(1, 2, {5}),
-          task(2, 1)};
+  return {task(0, 1, {1, 2, 3, 4}), task(1, 2, {5}), task(1, 2, {5}), task(1, 2, {5}), task(1, 2, {5}), task(2, 1)};
 }
 
 TEST_CASE("fork-join, dynamic: the first child continues, the idle thread steals the oldest") {

@@ -54,8 +54,10 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     if (ops::is_view(node.attrs) || g.tensors[node.output].alias_of >= 0) continue;
-    TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<ops::TileKernel> kernel,
-                             bind_node(g, static_cast<int>(n), memory, options));
+    std::unique_ptr<ops::TileKernel> kernel;
+    if (options.bind_kernels) {
+      TESSERA_ASSIGN_OR_RETURN(kernel, bind_node(g, static_cast<int>(n), memory, options));
+    }
     CompiledNode c;
     c.name = node.name;
     c.op = node.op;
@@ -81,7 +83,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       task.node = static_cast<uint32_t>(out.nodes.size());
       task.region = region;
       task.cost = ops::op_cost(node.attrs, shapes, region);
-      out.scratch_floats = std::max<int64_t>(out.scratch_floats, c.kernel->scratch_floats(region));
+      if (c.kernel) out.scratch_floats = std::max<int64_t>(out.scratch_floats, c.kernel->scratch_floats(region));
       c.flops += task.cost.flops;
       out.tasks.push_back(task);
     });

@@ -13,6 +13,7 @@ struct CompileOptions {
   bool reuse_memory = true;  // share arena bytes between tensors with disjoint lifetimes
   Isa max_isa = Isa::kAvx512;
   ConstantStore* store = nullptr;  // where kernels share packed weights (null: each packs its own)
+  bool bind_kernels = true;        // false: tasks and edges only, for planners to simulate (no kernels)
 };
 
 // Edges come from each op's footprint intersected with the producer's tile grid (binary

@@ -54,7 +54,8 @@ class ByteSet {
   std::vector<ByteRange> ranges_;
 };
 
-// Follows views back to the tensor that owns the bytes, mapping the region on the way.
+}  // namespace
+
 int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region) {
   while (g.tensors[tensor].alias_of >= 0) {
     const graph::Node& view = g.nodes[g.tensors[tensor].producer];
@@ -63,8 +64,6 @@ int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region) {
   }
   return tensor;
 }
-
-}  // namespace
 
 void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,
                         std::vector<uint32_t>* out) {

@@ -22,6 +22,9 @@ struct EdgeLists {
 Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, const MemoryPlan& memory,
                               const std::vector<int>& compiled_index, const TileGraph& tasks_of);
 
+// Follows views back to the tensor that owns the bytes, mapping `region` on the way.
+int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region);
+
 // Tasks of a node tiled by `tiling` (ids from first_task) whose regions intersect `region`.
 void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,
                         std::vector<uint32_t>* out);

@@ -38,6 +38,43 @@ struct CompileOptions {
   bool reuse_memory = true;      // share arena bytes between tensors with disjoint lifetimes
   std::string isa = "auto";      // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
   int max_specializations = 16;  // compiled input-dims signatures kept (least recently used go)
+  // The tiling planner (docs/planning.md): "default" (a heuristic) or "search" (per-node
+  // tilings searched on the cost model, kept only where the simulator predicts a faster run).
+  std::string planner = "default";
+  Scheduler plan_scheduler = Scheduler::kDynamic;  // the scheduler `search` plans for
+  // A cost-model profile's JSON for `search`. Empty: the profile saved for the ISA in use
+  // (default_profile_path), else uncalibrated guesses.
+  std::string profile;
+  // A saved plan (Model::plan_json): the tiling of the specialisation for the input dims it
+  // names, checked against the model when that specialisation compiles (for a model whose dims
+  // are all fixed: at load). Other dims are planned by `planner`.
+  std::string plan;
+};
+
+// How one specialisation was tiled, and what the planner predicted (`tessera plan --explain`).
+struct NodePlan {
+  std::string name;
+  std::string op;
+  std::vector<int64_t> grid;          // tiles per output dimension, as planned
+  std::vector<int64_t> default_grid;  // as the default heuristic tiles it
+  double predicted_ms = 0;            // the search's cost of this node's choice (searched plans)
+  double default_ms = 0;              // the search's cost of the default's choice
+};
+struct PlanReport {
+  std::string planner;          // "default", "search" or "file" (a saved plan)
+  bool searched = false;        // the search ran
+  bool kept_default = false;    // it ran, and the simulator did not predict its plan faster
+  bool calibrated = false;      // the profile was this machine's (else: uncalibrated guesses)
+  int threads = 1;              // the thread count planned for
+  std::string search_path;      // how the search solved what elimination left (config_search.h)
+  uint64_t configurations = 0;  // over all nodes
+  uint64_t nodes_eliminated = 0;
+  uint64_t edges_eliminated = 0;
+  uint64_t core_nodes = 0;
+  double planning_ms = 0;           // the search and the simulator's check of its plan
+  double predicted_ms = 0;          // simulated latency of the plan in use (searched plans)
+  double default_predicted_ms = 0;  // simulated latency of the default plan (searched plans)
+  std::vector<NodePlan> nodes;      // in ModelInfo::nodes order
 };
 
 // Concrete dims per input name: which specialisation of a model to use.
@@ -89,6 +126,7 @@ struct ModelInfo {
   int64_t tensor_bytes = 0;  // sum of all intermediates: the arena without reuse
   int64_t weight_bytes = 0;
   std::string isa;
+  std::string planner;    // what tiled it: "default", "search" or "file"
   double compile_ms = 0;  // specialising: graph passes, planning, edges and weight packing
 };
 
@@ -157,6 +195,10 @@ class Model {
   // Predicted latency and per-node time of the specialisation for `dims`. A profile made for
   // another ISA or build is refused, naming both.
   virtual Result<ModelPrediction> predict(const InputDims& dims, const PredictOptions& options) const = 0;
+  // How the specialisation for `dims` was tiled, and the planner's predictions.
+  virtual Result<PlanReport> plan(const InputDims& dims = {}) const = 0;
+  // Its tiling as a plan file (docs/planning.md) that CompileOptions::plan loads back.
+  virtual Result<std::string> plan_json(const InputDims& dims = {}) const = 0;
 };
 
 class Session {
@@ -194,6 +236,12 @@ std::string model_signature_json(const Model& model);
 // A prediction as JSON: {"calibrated", "profile", "threads", "scheduler", "latency_ms",
 // "critical_path_ms", "idle_ms": [...], "nodes": [{"name", "op", "ms"}]}.
 std::string model_prediction_json(const ModelPrediction& prediction);
+
+// A plan report as JSON: {"planner", "searched", "kept_default", "calibrated", "threads",
+// "search_path", "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes",
+// "planning_ms", "predicted_ms", "default_predicted_ms", "nodes": [{"name", "op", "grid",
+// "default_grid", "predicted_ms", "default_ms"}]}.
+std::string plan_report_json(const PlanReport& report);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
 std::string chrome_trace_json(const ModelInfo& info, const std::vector<TileEvent>& events);

@@ -1,0 +1,42 @@
+// Plan files: one specialisation's tiling as JSON (docs/planning.md), so that a plan searched
+// offline can ship with a model, and be checked against it when loaded.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/graph/graph.h"
+#include "core/tiles/tiling_plan.h"
+#include "tessera/engine.h"
+
+namespace tessera {
+
+struct SavedPlan {
+  std::string model;
+  InputDims inputs;  // the dims it was made for, in the model's input order
+  int threads = 1;
+  std::string planner;
+  struct Node {
+    std::string name;
+    std::string op;
+    std::vector<int64_t> shape;
+    std::vector<std::vector<int64_t>> cuts;
+  };
+  std::vector<Node> nodes;  // the computing nodes (not views), in graph order
+};
+
+std::string plan_file_json(const std::string& model, const InputDims& inputs, const graph::Graph& g,
+                           const tiles::TilingPlan& plan, const PlanReport& report);
+
+// Parses a plan file; errors name the field ("plan file: nodes[3].cuts: ...").
+Result<SavedPlan> parse_plan_file(const std::string& text);
+
+// OK when `saved` was made for these input dims; else the message names both.
+Status plan_matches_inputs(const SavedPlan& saved, const InputDims& inputs);
+
+// The saved plan as a tiling of `g`, refused unless it was made for this model: the same node
+// names, ops and output shapes in the same order, and cuts the ops allow.
+Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const std::string& model, const graph::Graph& g);
+
+}  // namespace tessera

@@ -1,0 +1,85 @@
+// How a specialisation is tiled: a saved plan made for its dims, else the planner asked for
+// (core/plan/planner.h), and what `tessera plan` reports about it.
+#include <chrono>
+
+#include "core/engine/compiled_model.h"
+#include "core/engine/plan_file.h"
+#include "core/plan/planner.h"
+
+namespace tessera {
+
+namespace {
+
+std::vector<int64_t> grid_of(const tiles::NodeTiling& tiling) {
+  std::vector<int64_t> grid;
+  for (const auto& cuts : tiling.cuts) grid.push_back(static_cast<int64_t>(cuts.size()) - 1);
+  return grid;
+}
+
+}  // namespace
+
+Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, const InputDims& dims,
+                                                     PlanReport* report) const {
+  report->threads = options_.threads;
+  plan::PlannerOptions options;
+  options.defaults.threads = options_.threads;
+  options.defaults.target_tile_flops = options_.tile_flops;
+  options.scheduler =
+      options_.plan_scheduler == Scheduler::kBarrier ? plan::SimScheduler::kBarrier : plan::SimScheduler::kDynamic;
+  options.compile.reuse_memory = options_.reuse_memory;
+  options.compile.max_isa = isa_;
+  const tiles::TilingPlan default_plan = plan::default_tiling(g, options.defaults);
+  auto describe = [&](const tiles::TilingPlan& chosen, const plan::PlannedTiling* planned) {
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      if (ops::is_view(g.nodes[n].attrs)) continue;
+      NodePlan node{g.nodes[n].name, g.nodes[n].op, grid_of(chosen.nodes[n]), grid_of(default_plan.nodes[n])};
+      if (planned && planned->searched) {
+        node.predicted_ms = planned->search.node_seconds[n] * 1e3;
+        node.default_ms = planned->search.start_seconds[n] * 1e3;
+        if (planned->kept_default) node.predicted_ms = node.default_ms;
+      }
+      report->nodes.push_back(std::move(node));
+    }
+  };
+
+  if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
+    TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, desc_.name, g));
+    report->planner = "file";
+    describe(saved, nullptr);
+    return saved;
+  }
+  plan::parse_planner(options_.planner, &options.planner);  // checked when the model loaded
+  report->planner = plan::planner_name(options.planner);
+  if (options.planner == plan::Planner::kDefault) {
+    describe(default_plan, nullptr);
+    return default_plan;
+  }
+  TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options_.profile, isa_));
+  const auto start = std::chrono::steady_clock::now();
+  TESSERA_ASSIGN_OR_RETURN(plan::PlannedTiling planned, plan::plan_tiling(g, profile, options));
+  report->planning_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  report->searched = true;
+  report->kept_default = planned.kept_default;
+  report->calibrated = profile.calibrated;
+  report->search_path = plan::search_path_name(planned.search.search.path);
+  report->configurations = planned.search.configurations;
+  report->nodes_eliminated = planned.search.search.nodes_eliminated;
+  report->edges_eliminated = planned.search.search.edges_eliminated;
+  report->core_nodes = planned.search.search.core_nodes;
+  report->default_predicted_ms = planned.default_seconds * 1e3;
+  report->predicted_ms = (planned.kept_default ? planned.default_seconds : planned.search_seconds) * 1e3;
+  describe(planned.plan, &planned);
+  return std::move(planned.plan);
+}
+
+Result<PlanReport> CompiledModel::plan(const InputDims& dims) const {
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
+  return s->plan_report;
+}
+
+Result<std::string> CompiledModel::plan_json(const InputDims& dims) const {
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
+  return plan_file_json(desc_.name, s->dims, s->graph, s->plan, s->plan_report);
+}
+
+}  // namespace tessera

@@ -1,0 +1,42 @@
+// The tiling planners behind `--planner`: the default heuristic, or the search
+// (tiling_search.h) checked by the simulator against the default, whose plan it replaces only
+// when the simulated run is faster. Plain data in, plain data out.
+#pragma once
+
+#include <string>
+
+#include "core/graph/graph.h"
+#include "core/plan/default_tiling.h"
+#include "core/plan/profile.h"
+#include "core/plan/simulator.h"
+#include "core/plan/tiling_search.h"
+#include "core/tiles/compile.h"
+
+namespace tessera::plan {
+
+enum class Planner { kDefault, kSearch };
+// "default" / "search"
+bool parse_planner(const std::string& text, Planner* planner);
+const char* planner_name(Planner planner);
+
+struct PlannerOptions {
+  Planner planner = Planner::kDefault;
+  SimScheduler scheduler = SimScheduler::kDynamic;  // what the plan is for
+  TilingOptions defaults;                           // the default plan; its threads are the plan's
+  tiles::CompileOptions compile;                    // ISA and memory reuse of the model (kernels are not bound)
+  TilingSearchOptions search;                       // threads, scheduler and model bytes are set here
+};
+
+struct PlannedTiling {
+  tiles::TilingPlan plan;
+  Planner planner = Planner::kDefault;  // what was asked
+  bool searched = false;                // the search ran
+  bool kept_default = false;            // it ran, and its plan was not predicted faster
+  double default_seconds = 0;           // simulated latency of the default plan (searched only)
+  double search_seconds = 0;            // simulated latency of the searched plan (searched only)
+  TilingSearch search;                  // searched only
+};
+
+Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile, const PlannerOptions& options);
+
+}  // namespace tessera::plan

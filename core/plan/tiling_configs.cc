@@ -1,0 +1,73 @@
+// Configurations per node: even cuts of the dimensions the op allows to split.
+#include "core/plan/tiling_configs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/base/checked_math.h"
+#include "core/plan/default_tiling.h"
+
+namespace tessera::plan {
+
+namespace {
+
+// Tile counts worth trying: powers of two, and multiples of the thread count by powers of
+// two (so that every thread gets the same number of tiles).
+std::vector<int64_t> tile_counts(const ConfigOptions& options) {
+  std::set<int64_t> counts(options.extra_counts.begin(), options.extra_counts.end());
+  for (int64_t c = 2; c <= options.max_tiles; c *= 2) {
+    counts.insert(c);
+    if (options.threads > 1 && c / 2 * options.threads <= options.max_tiles) counts.insert(c / 2 * options.threads);
+  }
+  std::erase_if(counts, [&](int64_t c) { return c < 2 || c > options.max_tiles; });
+  return {counts.begin(), counts.end()};
+}
+
+}  // namespace
+
+std::vector<tiles::NodeTiling> node_configurations(const graph::Graph& g, int node, const ConfigOptions& options) {
+  const graph::Node& n = g.nodes[node];
+  const graph::Tensor& out = g.tensors[n.output];
+  const tiles::NodeTiling whole = tiles::NodeTiling::whole(out.shape);
+  std::vector<tiles::NodeTiling> configs{whole};
+  const ops::OpShapes shapes = g.shapes_of(n);
+  const ops::OpCost cost = ops::op_cost(n.attrs, shapes, ops::Region::whole(out.shape));
+  const double work = std::max(cost.flops, cost.bytes);
+  const int64_t most_tiles =
+      std::min<int64_t>(options.max_tiles, static_cast<int64_t>(std::floor(work / options.min_tile_work)));
+  if (most_tiles < 2) return configs;
+
+  // The dimensions worth cutting: more than one unit of their alignment.
+  std::vector<ops::SplitDim> dims;
+  for (const ops::SplitDim& split : ops::op_tiling_hints(n.attrs, shapes, out.layout).dims) {
+    if (ceil_div(out.shape[split.dim], split.alignment) > 1) dims.push_back(split);
+  }
+  auto add = [&](const std::vector<std::pair<ops::SplitDim, int64_t>>& parts) {
+    tiles::NodeTiling t = whole;
+    for (const auto& [split, count] : parts) {
+      t.cuts[split.dim] = even_cuts(out.shape[split.dim], count, split.alignment);
+    }
+    if (t.tile_count() > 1 && std::find_if(configs.begin(), configs.end(), [&](const tiles::NodeTiling& c) {
+                                return c.cuts == t.cuts;
+                              }) == configs.end()) {
+      configs.push_back(std::move(t));
+    }
+  };
+  const std::vector<int64_t> counts = tile_counts(options);
+  for (int64_t total : counts) {
+    if (total > most_tiles) break;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      add({{dims[i], total}});
+      // Crossed with a later dimension: each at least 2 parts, the first a power of two.
+      for (size_t j = i + 1; j < dims.size(); ++j) {
+        for (int64_t first = 2; first * 2 <= total; first *= 2) {
+          if (total % first == 0) add({{dims[i], first}, {dims[j], total / first}});
+        }
+      }
+    }
+  }
+  return configs;
+}
+
+}  // namespace tessera::plan

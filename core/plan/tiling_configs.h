@@ -1,0 +1,23 @@
+// The tile grids a node may take (after OptCNN's per-layer configurations): one tile, one
+// splittable dimension cut into parts, or two of them crossed. Which dimensions may be cut,
+// and at what granularity, comes from the op's tiling hints; how far, from the thread count.
+#pragma once
+
+#include <vector>
+
+#include "core/graph/graph.h"
+#include "core/tiles/tiling_plan.h"
+
+namespace tessera::plan {
+
+struct ConfigOptions {
+  int threads = 1;
+  int max_tiles = 64;                 // no configuration has more tiles
+  double min_tile_work = 3.0e4;       // FLOPs (or bytes moved): smaller tiles cost more than they bring
+  std::vector<int64_t> extra_counts;  // tile counts tried besides 2^k and threads x 2^k
+};
+
+// The distinct configurations of graph node `node` (not a view), the one-tile grid first.
+std::vector<tiles::NodeTiling> node_configurations(const graph::Graph& g, int node, const ConfigOptions& options);
+
+}  // namespace tessera::plan

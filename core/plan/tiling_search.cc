@@ -1,0 +1,184 @@
+// Node and edge costs of tile configurations, and the search over them.
+#include "core/plan/tiling_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/plan/cost_model.h"
+#include "core/tiles/edges.h"
+
+namespace tessera::plan {
+
+namespace {
+
+// What a node's configuration costs on P threads when it runs alone: its work (kernel
+// seconds and per-tile overhead, summed over tiles) spread over the threads, and its span,
+// the time until its last tile ends when the tiles are dealt out evenly.
+struct Priced {
+  double work = 0;
+  double span = 0;
+  int threads = 1;
+  double tail() const { return span - work / threads; }  // idle time unless other work fills it
+};
+
+Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTiling& tiling, const TilePricer& pricer,
+             const Profile& profile, int threads) {
+  const ops::OpShapes shapes = g.shapes_of(node);
+  double elements = 1;
+  for (int64_t d : shapes.output) elements *= static_cast<double>(d);
+  double weight_bytes = 0;
+  for (int input : node.inputs) {
+    if (input >= 0 && g.tensors[input].is_constant()) weight_bytes += static_cast<double>(g.tensors[input].bytes());
+  }
+  const auto tiles = static_cast<uint32_t>(tiling.tile_count());
+  const TilePricer::Node priced = pricer.node(elements, weight_bytes, tiles);
+  Priced p;
+  p.threads = threads;
+  double longest = 0;
+  tiles::for_each_tile(tiling, [&](const ops::Region& region) {
+    const double s =
+        pricer.seconds(priced, ops::op_cost(node.attrs, shapes, region), static_cast<double>(region.element_count())) +
+        profile.executor.task;
+    p.work += s;
+    longest = std::max(longest, s);
+  });
+  const double rounds = std::ceil(static_cast<double>(tiles) / threads);
+  p.span = std::max(longest, rounds * p.work / tiles);
+  return p;
+}
+
+// A consumer configuration's footprints on one input, mapped to the producer's storage.
+std::vector<ops::Region> footprints(const graph::Graph& g, const graph::Node& consumer, int input,
+                                    const tiles::NodeTiling& tiling) {
+  const ops::OpShapes shapes = g.shapes_of(consumer);
+  std::vector<ops::Region> out;
+  tiles::for_each_tile(tiling, [&](const ops::Region& region) {
+    std::optional<ops::Region> f = ops::op_footprint(consumer.attrs, shapes, region, input);
+    if (!f || f->empty()) return;
+    tiles::resolve_storage(g, consumer.inputs[input], &*f);
+    out.push_back(*f);
+  });
+  return out;
+}
+
+// How many tiles of `tiling` a region intersects.
+int64_t intersecting(const tiles::NodeTiling& tiling, const ops::Region& region) {
+  int64_t count = 1;
+  for (size_t d = 0; d < tiling.cuts.size(); ++d) {
+    const auto& cuts = tiling.cuts[d];
+    const auto lo = std::upper_bound(cuts.begin(), cuts.end(), region.begin[d]) - cuts.begin() - 1;
+    const auto hi = std::lower_bound(cuts.begin(), cuts.end(), region.end[d]) - cuts.begin();
+    count *= std::max<int64_t>(0, hi - lo);
+  }
+  return count;
+}
+
+struct Link {
+  int producer = 0, consumer = 0, input = 0;  // graph nodes, the consumer's input index
+};
+
+}  // namespace
+
+Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile, const tiles::TilingPlan& start,
+                                   const TilingSearchOptions& options) {
+  TESSERA_RETURN_IF_ERROR(tiles::validate_plan(g, start));
+  const int threads = std::max(1, options.threads);
+  const bool barrier = options.scheduler == SimScheduler::kBarrier;
+  ConfigOptions config_options = options.configs;
+  config_options.threads = threads;
+  const TilePricer pricer(profile, threads, options.model_bytes);
+
+  // Configuration-graph nodes: the computing nodes, each with its configurations (the start
+  // plan's among them) and what each costs alone.
+  std::vector<int> index(g.nodes.size(), -1);
+  std::vector<int> graph_node;
+  std::vector<std::vector<tiles::NodeTiling>> configs;
+  std::vector<std::vector<Priced>> priced;
+  std::vector<uint32_t> start_choice;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (ops::is_view(g.nodes[n].attrs)) continue;
+    std::vector<tiles::NodeTiling> c = node_configurations(g, static_cast<int>(n), config_options);
+    auto at =
+        std::find_if(c.begin(), c.end(), [&](const tiles::NodeTiling& t) { return t.cuts == start.nodes[n].cuts; });
+    if (at == c.end()) at = c.insert(c.end(), start.nodes[n]);
+    start_choice.push_back(static_cast<uint32_t>(at - c.begin()));
+    std::vector<Priced> p;
+    for (const tiles::NodeTiling& t : c) p.push_back(price(g, g.nodes[n], t, pricer, profile, threads));
+    index[n] = static_cast<int>(graph_node.size());
+    graph_node.push_back(static_cast<int>(n));
+    configs.push_back(std::move(c));
+    priced.push_back(std::move(p));
+  }
+
+  // Producer/consumer pairs through views; a producer's idle tail is shared by its consumers.
+  std::vector<Link> links;
+  std::vector<int> consumers(graph_node.size(), 0);
+  for (int v : graph_node) {
+    const graph::Node& node = g.nodes[v];
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      if (node.inputs[i] < 0 || g.tensors[node.inputs[i]].is_constant()) continue;
+      const int producer = g.tensors[g.storage_of(node.inputs[i])].producer;
+      if (producer < 0 || index[producer] < 0) continue;
+      links.push_back({producer, v, static_cast<int>(i)});
+      ++consumers[index[producer]];
+    }
+  }
+
+  ConfigGraph cg;
+  for (size_t k = 0; k < graph_node.size(); ++k) {
+    std::vector<double> costs;
+    for (const Priced& p : priced[k]) {
+      // Alone, under a barrier, or at the end of the graph, the node's tail is idle time.
+      costs.push_back(barrier || consumers[k] == 0 ? p.span : p.work / threads);
+    }
+    cg.node_costs.push_back(std::move(costs));
+  }
+  for (const Link& link : links) {
+    const int p = index[link.producer], c = index[link.consumer];
+    ConfigGraph::Edge edge{static_cast<uint32_t>(p), static_cast<uint32_t>(c), {}};
+    const size_t np = configs[p].size(), nc = configs[c].size();
+    edge.costs.assign(np * nc, 0.0);
+    for (size_t b = 0; b < nc; ++b) {
+      const std::vector<ops::Region> reads = footprints(g, g.nodes[link.consumer], link.input, configs[c][b]);
+      for (size_t a = 0; a < np; ++a) {
+        int64_t edges = 0, fewest = -1;
+        for (const ops::Region& r : reads) {
+          const int64_t k = intersecting(configs[p][a], r);
+          edges += k;
+          fewest = fewest < 0 ? k : std::min(fewest, k);
+        }
+        // Dependency edges cost the executor per edge; and a consumer whose first tile waits
+        // for a share of the producer's tiles leaves that share of the producer's idle tail
+        // unfilled (all of it when every consumer tile reads every producer tile).
+        const double share =
+            fewest < 0 ? 0 : static_cast<double>(fewest) / static_cast<double>(configs[p][a].tile_count());
+        double cost = static_cast<double>(edges) * profile.executor.edge / threads;
+        if (!barrier) cost += share * priced[p][a].tail() / consumers[p];
+        edge.costs[a * nc + b] = cost;
+      }
+    }
+    cg.edges.push_back(std::move(edge));
+  }
+
+  SearchOptions search_options = options.search;
+  search_options.start = start_choice;
+  TESSERA_ASSIGN_OR_RETURN(SearchResult result, search_configurations(cg, search_options));
+
+  TilingSearch out;
+  out.plan = start;
+  out.node_seconds.assign(g.nodes.size(), 0.0);
+  out.start_seconds.assign(g.nodes.size(), 0.0);
+  out.nodes = graph_node.size();
+  out.edges = links.size();
+  for (size_t k = 0; k < graph_node.size(); ++k) {
+    const int n = graph_node[k];
+    out.plan.nodes[n] = configs[k][result.choice[k]];
+    out.node_seconds[n] = cg.node_costs[k][result.choice[k]];
+    out.start_seconds[n] = cg.node_costs[k][start_choice[k]];
+    out.configurations += configs[k].size();
+  }
+  out.search = std::move(result);
+  return out;
+}
+
+}  // namespace tessera::plan
