@@ -28,7 +28,10 @@ constexpr const char* kHelp =
 
 std::string grid_string(const std::vector<int64_t>& grid) {
   std::string s;
-  for (size_t i = 0; i < grid.size(); ++i) s += (i ? "x" : "") + std::to_string(grid[i]);
+  for (size_t i = 0; i < grid.size(); ++i) {
+    if (i > 0) s += "x";
+    s += std::to_string(grid[i]);
+  }
   return s;
 }
 

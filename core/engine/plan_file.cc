@@ -14,13 +14,19 @@ constexpr int kVersion = 1;
 
 std::string dims_string(const std::vector<int64_t>& dims) {
   std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) s += ",";
+    s += std::to_string(dims[i]);
+  }
   return s + "]";
 }
 
 std::string inputs_string(const InputDims& inputs) {
   std::string s;
-  for (const auto& [name, dims] : inputs) s += (s.empty() ? "" : " ") + name + "=" + dims_string(dims);
+  for (const auto& [name, dims] : inputs) {
+    if (!s.empty()) s += " ";
+    s += name + "=" + dims_string(dims);
+  }
   return s;
 }
 

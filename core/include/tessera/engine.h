@@ -44,11 +44,11 @@ struct CompileOptions {
   Scheduler plan_scheduler = Scheduler::kDynamic;  // the scheduler `search` plans for
   // A cost-model profile's JSON for `search`. Empty: the profile saved for the ISA in use
   // (default_profile_path), else uncalibrated guesses.
-  std::string profile;
+  std::string profile = {};
   // A saved plan (Model::plan_json): the tiling of the specialisation for the input dims it
   // names, checked against the model when that specialisation compiles (for a model whose dims
   // are all fixed: at load). Other dims are planned by `planner`.
-  std::string plan;
+  std::string plan = {};
 };
 
 // How one specialisation was tiled, and what the planner predicted (`tessera plan --explain`).
