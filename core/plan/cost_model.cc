@@ -125,6 +125,13 @@ TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, 
   // further tiles hit closer caches, and count in their bytes).
   weight_level_ = &source_level(profile, model_bytes);
   weight_bandwidth_ = thread_bandwidth(profile, *weight_level_, threads, Traffic::kRead);
+  for (const MemoryLevel& level : profile.memory) {
+    if (is_shared(level)) {
+      shared_bandwidth_ = thread_bandwidth(profile, level, threads, Traffic::kRead);
+      break;
+    }
+    private_bytes_ = static_cast<double>(level.bytes);
+  }
 }
 
 // Seconds of compute of one task, its data in L1, without a fused activation.
@@ -154,6 +161,15 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
   return 0;
 }
 
+double TilePricer::restream_seconds(const ops::OpCost& c) const {
+  const ops::GemmShape& g = c.gemm;
+  if (c.kind != ops::WorkKind::kGemm || shared_bandwidth_ <= 0) return 0;
+  const double panels = 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.columns);
+  if (panels <= private_bytes_) return 0;
+  const double passes = std::ceil(static_cast<double>(g.rows) / profile_.gemm.mr) - 1;
+  return gemm_count(c) * passes * panels / shared_bandwidth_;
+}
+
 double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const {
   const bool fused = c.kind != ops::WorkKind::kUnary && c.unary != kernels::UnaryOp::kCopy;
   return kernel_seconds(c, elements) + (fused ? elements * unary_ns(c.unary) * 1e-9 : 0) +
@@ -169,7 +185,7 @@ TilePricer::Node TilePricer::node(double output_elements, double weight_bytes, u
 
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
-  const double compute = compute_seconds(cost, elements);
+  const double compute = compute_seconds(cost, elements) + restream_seconds(cost);
   const double memory = cost.bytes / node.bandwidth;
   // Within a core's own caches, loads overlap the compute; misses to the shared levels
   // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights

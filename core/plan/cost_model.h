@@ -72,6 +72,10 @@ class TilePricer {
   // scale and shift a GEMM or depthwise convolution applies to each output (one pass each).
   double kernel_seconds(const ops::OpCost& cost, double elements) const;
   double compute_seconds(const ops::OpCost& cost, double elements) const;
+  // The GEMM micro-kernel streams a tile's packed weights (depth x columns) once per block of
+  // rows: when they overflow the core's private caches, every pass after the first reads them
+  // from the shared level again.
+  double restream_seconds(const ops::OpCost& cost) const;
 
   const Profile& profile_;
   int threads_ = 1;
@@ -79,6 +83,8 @@ class TilePricer {
   std::array<InModel, kWorkKinds> in_model_{};  // by ops::WorkKind
   const MemoryLevel* weight_level_ = nullptr;
   double weight_bandwidth_ = 0;
+  double private_bytes_ = 0;     // the last private level's capacity
+  double shared_bandwidth_ = 0;  // one of `threads` threads reading the first shared level
 };
 
 // Seconds of each task's kernel when `threads` threads run at once (bandwidth shared), in
