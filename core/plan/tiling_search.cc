@@ -177,6 +177,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     out.start_seconds[n] = cg.node_costs[k][start_choice[k]];
     out.configurations += configs[k].size();
   }
+  out.start_cost = evaluate(cg, start_choice);
   out.search = std::move(result);
   return out;
 }

@@ -26,7 +26,8 @@ struct TilingSearchOptions {
 
 struct TilingSearch {
   tiles::TilingPlan plan;
-  SearchResult search;                // how the assignment was found
+  SearchResult search;                // how the assignment was found; search.cost is its cost
+  double start_cost = 0;              // the start plan's cost in the same model
   std::vector<double> node_seconds;   // per graph node: the chosen configuration's cost (0: views)
   std::vector<double> start_seconds;  // per graph node: the start plan's configuration's cost
   size_t nodes = 0;                   // computing nodes

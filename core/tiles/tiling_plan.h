@@ -18,6 +18,7 @@ struct NodeTiling {
 
   int64_t tile_count() const;
   static NodeTiling whole(const ops::Shape& shape);
+  bool operator==(const NodeTiling&) const = default;
 };
 
 // Calls fn(region) for every tile of `tiling`, in row-major order of the grid (the order

@@ -1,0 +1,193 @@
+// The tiling planner on small real graphs: configurations are legal tilings, the search never
+// predicts worse than its start, the costs steer it (dear tiles merge), and the planner keeps
+// the default plan unless the simulator prefers the searched one.
+#include <catch2/catch.hpp>
+
+#include "core/graph/build.h"
+#include "core/model/load.h"
+#include "core/plan/cost_model.h"
+#include "core/plan/planner.h"
+#include "tests/support/op_model.h"
+
+namespace tessera::plan {
+namespace {
+
+using testing::ModelBuilder;
+
+graph::Graph graph_of(const testing::TestModel& m) {
+  AlignedBuffer weights = AlignedBuffer::allocate(m.weights.size());
+  if (!m.weights.empty()) std::memcpy(weights.data(), m.weights.data(), m.weights.size());
+  auto desc = model::load_model(m.json, std::move(weights));
+  REQUIRE(desc.ok());
+  auto g = graph::build_graph(*desc);
+  REQUIRE(g.ok());
+  REQUIRE(graph::optimize(*g).ok());
+  return std::move(g).value();
+}
+
+nlohmann::json conv_attributes(int64_t k) { return {{"kernel_shape", {k, k}}, {"pads", {k / 2, k / 2, k / 2, k / 2}}}; }
+
+// A residual CNN: conv, conv, add, pool, a 1x1 conv, then a matmul head with softmax.
+graph::Graph residual_cnn() {
+  ModelBuilder b(7);
+  const std::string x = b.input({1, 16, 40, 40});
+  const std::string a =
+      b.node("Relu", {b.node("Conv", {x, b.weight({32, 16, 3, 3}), b.weight({32})}, conv_attributes(3))});
+  const std::string c = b.node("Conv", {a, b.weight({32, 32, 3, 3}), b.weight({32})}, conv_attributes(3));
+  const std::string skip = b.node("Conv", {x, b.weight({32, 16, 1, 1})}, conv_attributes(1));
+  const std::string sum = b.node("Add", {c, skip});
+  const std::string pooled = b.node("MaxPool", {sum}, {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}});
+  const std::string wide = b.node("Conv", {pooled, b.weight({64, 32, 1, 1})}, conv_attributes(1));
+  const std::string flat = b.node("Reshape", {wide, b.ints({1, 64 * 20 * 20})});
+  const std::string logits = b.node("MatMul", {flat, b.weight({64 * 20 * 20, 48})});
+  return graph_of(b.build({b.node("Softmax", {logits}, {{"axis", -1}})}));
+}
+
+// Two matmuls of a batch of rows, the second fed through a GELU-like unary.
+graph::Graph mlp() {
+  ModelBuilder b(3);
+  const std::string x = b.input({96, 256});
+  const std::string h = b.node("Tanh", {b.node("MatMul", {x, b.weight({256, 512})})});
+  return graph_of(b.build({b.node("MatMul", {h, b.weight({512, 128})})}));
+}
+
+// Tiny elementwise ops: too little work to split.
+graph::Graph tiny() {
+  ModelBuilder b(5);
+  const std::string x = b.input({1, 8});
+  return graph_of(b.build({b.node("Relu", {b.node("Neg", {x})})}));
+}
+
+std::vector<graph::Graph> graphs() {
+  std::vector<graph::Graph> out;
+  out.push_back(residual_cnn());
+  out.push_back(mlp());
+  out.push_back(tiny());
+  return out;
+}
+
+Profile profile_with_tile_cost(double seconds) {
+  Profile p = uncalibrated_profile("avx512", "native");
+  p.executor.task = seconds;
+  return p;
+}
+
+TEST_CASE("a node's configurations are distinct legal tilings, the one-tile grid first") {
+  for (const graph::Graph& g : graphs()) {
+    for (int threads : {1, 2, 4}) {
+      ConfigOptions options;
+      options.threads = threads;
+      const tiles::TilingPlan base = default_tiling(g, {threads});
+      for (size_t n = 0; n < g.nodes.size(); ++n) {
+        if (ops::is_view(g.nodes[n].attrs)) continue;
+        const std::vector<tiles::NodeTiling> configs = node_configurations(g, static_cast<int>(n), options);
+        INFO(g.nodes[n].name << " at " << threads << " threads");
+        REQUIRE(!configs.empty());
+        CHECK(configs[0].cuts == tiles::NodeTiling::whole(g.tensors[g.nodes[n].output].shape).cuts);
+        for (size_t i = 0; i < configs.size(); ++i) {
+          CHECK(configs[i].tile_count() <= options.max_tiles);
+          tiles::TilingPlan plan = base;
+          plan.nodes[n] = configs[i];
+          CHECK(tiles::validate_plan(g, plan).ok());
+          for (size_t j = 0; j < i; ++j) CHECK(configs[i].cuts != configs[j].cuts);
+        }
+      }
+    }
+  }
+  const graph::Graph small = tiny();
+  for (size_t n = 0; n < small.nodes.size(); ++n) {
+    CHECK(node_configurations(small, static_cast<int>(n), {.threads = 2}).size() == 1);
+  }
+  // The convolutions and the matmul have splits to choose from, crossed ones among them.
+  const graph::Graph cnn = residual_cnn();
+  size_t crossed = 0;
+  for (size_t n = 0; n < cnn.nodes.size(); ++n) {
+    if (cnn.nodes[n].op != "Conv") continue;
+    for (const tiles::NodeTiling& t : node_configurations(cnn, static_cast<int>(n), {.threads = 2})) {
+      int split = 0;
+      for (const auto& cuts : t.cuts) split += cuts.size() > 2;
+      crossed += split == 2;
+    }
+  }
+  CHECK(crossed > 0);
+}
+
+TEST_CASE("the search returns a valid plan that costs no more than the default it starts from") {
+  for (const graph::Graph& g : graphs()) {
+    for (int threads : {1, 2, 3}) {
+      for (SimScheduler scheduler : {SimScheduler::kDynamic, SimScheduler::kBarrier}) {
+        for (double tile_cost : {0.0, 2e-6, 1e-4}) {
+          const tiles::TilingPlan start = default_tiling(g, {threads});
+          TilingSearchOptions options;
+          options.threads = threads;
+          options.scheduler = scheduler;
+          auto found = search_tiling(g, profile_with_tile_cost(tile_cost), start, options);
+          REQUIRE(found.ok());
+          CHECK(tiles::validate_plan(g, found->plan).ok());
+          CHECK(found->search.cost <= found->start_cost + 1e-12);
+          CHECK(found->search.exact);  // these graphs reduce: elimination is exact
+          CHECK(found->nodes > 0);
+          CHECK(found->configurations >= found->nodes);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dear tiles merge: with a millisecond per tile on one thread, every node is one tile") {
+  const graph::Graph g = residual_cnn();
+  TilingSearchOptions options;
+  options.threads = 1;
+  auto found = search_tiling(g, profile_with_tile_cost(1e-3), default_tiling(g, {1, 1e5}), options);
+  REQUIRE(found.ok());
+  for (size_t n = 0; n < g.nodes.size(); ++n) CHECK(found->plan.nodes[n].tile_count() == 1);
+  // With free tiles and four threads, the convolutions are split to feed them.
+  options.threads = 4;
+  found = search_tiling(g, profile_with_tile_cost(0), default_tiling(g, {4}), options);
+  REQUIRE(found.ok());
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].op == "Conv") CHECK(found->plan.nodes[n].tile_count() >= 4);
+  }
+}
+
+TEST_CASE("the planner keeps the default plan unless the simulator predicts the searched one faster") {
+  for (const graph::Graph& g : graphs()) {
+    for (int threads : {1, 2}) {
+      PlannerOptions options;
+      options.defaults.threads = threads;
+      auto by_default = plan_tiling(g, profile_with_tile_cost(2e-6), options);
+      REQUIRE(by_default.ok());
+      CHECK(!by_default->searched);
+      CHECK(by_default->plan.nodes.size() == g.nodes.size());
+      for (size_t n = 0; n < g.nodes.size(); ++n) {
+        CHECK(by_default->plan.nodes[n].cuts == default_tiling(g, {threads}).nodes[n].cuts);
+      }
+      options.planner = Planner::kSearch;
+      auto searched = plan_tiling(g, profile_with_tile_cost(2e-6), options);
+      REQUIRE(searched.ok());
+      CHECK(searched->searched);
+      const double used = searched->kept_default ? searched->default_seconds : searched->search_seconds;
+      CHECK(used <= searched->default_seconds);
+      CHECK(tiles::validate_plan(g, searched->plan).ok());
+      if (searched->kept_default) {
+        CHECK(searched->search_seconds >= searched->default_seconds);
+      } else {
+        CHECK(searched->plan.nodes == searched->search.plan.nodes);
+      }
+    }
+  }
+}
+
+TEST_CASE("planner names parse both ways, and nothing else does") {
+  Planner p = Planner::kDefault;
+  CHECK(parse_planner("search", &p));
+  CHECK(p == Planner::kSearch);
+  CHECK(std::string(planner_name(p)) == "search");
+  CHECK(parse_planner("default", &p));
+  CHECK(p == Planner::kDefault);
+  CHECK(!parse_planner("Search", &p));
+  CHECK(!parse_planner("", &p));
+}
+
+}  // namespace
+}  // namespace tessera::plan
