@@ -36,13 +36,13 @@ std::string grid_string(const std::vector<int64_t>& grid) {
 }
 
 void explain(const PlanReport& report) {
-  std::printf("\n%-40s %-16s %-12s %-12s %10s %10s %8s\n", "node", "op", "grid", "default", "pred ms", "default ms",
+  std::printf("\n%-40s %-20s %-12s %-12s %10s %10s %8s\n", "node", "op", "grid", "default", "pred ms", "default ms",
               "gain ms");
   double gain = 0;
   for (const NodePlan& n : report.nodes) {
     const double g = n.default_ms - n.predicted_ms;
     gain += g;
-    std::printf("%-40.40s %-16.16s %-12s %-12s %10.4f %10.4f %8.4f\n", n.name.c_str(), n.op.c_str(),
+    std::printf("%-40.40s %-20.20s %-12s %-12s %10.4f %10.4f %8.4f\n", n.name.c_str(), n.op.c_str(),
                 grid_string(n.grid).c_str(), grid_string(n.default_grid).c_str(), n.predicted_ms, n.default_ms, g);
   }
   std::printf("sum of node and edge gains is not the latency gain: the simulator's is below\n");
@@ -100,7 +100,11 @@ int plan_command(int argc, char** argv) {
     if (!out) return fail("plan", "cannot write \"" + args->get("output", "") + "\"");
     std::printf("plan written to %s\n", args->get("output", "").c_str());
   }
-  if (args->has("json")) std::ofstream(args->get("json", "")) << plan_report_json(r) << "\n";
+  if (args->has("json")) {
+    std::ofstream out(args->get("json", ""));
+    out << plan_report_json(r) << "\n";
+    if (!out) return fail("plan", "cannot write \"" + args->get("json", "") + "\"");
+  }
   return 0;
 }
 

@@ -1,14 +1,15 @@
 // Tessera's WebAssembly engine (the npm package's createEngine, in Node) next to
-// onnxruntime-web's wasm backend at 1 and 2 threads, with Tessera native for reference: the
-// same models and input in one run. Each engine and thread count lives in its own child
-// process (onnxruntime-web fixes its threads once per process); the configurations take
-// turns within each round so the machine's drift hits them alike. The children compile wasm
-// with V8's optimising tier from the start (--no-liftoff: otherwise the baseline tier's code
-// runs for seconds, and longer for the larger onnxruntime module), and still warm up for
-// 3 s per model (1 s in later rounds). Each cell is the median of the rounds' medians.
+// onnxruntime-web's wasm backend at 1 and 2 threads, with Tessera native (default planner) for
+// reference: the same models and input in one run; Tessera wasm with each tiling planner that
+// --planner lists (default: default). Each engine, thread count and planner has its own child
+// process (onnxruntime-web fixes its threads once per process); the configurations take turns
+// within each round so the machine's drift hits them alike. The children compile wasm with
+// V8's optimising tier from the start (--no-liftoff: otherwise the baseline tier's code runs
+// for seconds, and longer for the larger onnxruntime module), and still warm up for 3 s per
+// model (1 s in later rounds). Each cell is the median of the rounds' medians.
 //
 //   npm run bench [-- --runs 15 --rounds 3 --models mobilenetv2_b1,resnet50_b1,bert_base,ppocr_det
-//                     --out build/bench-wasm.json]
+//                     --planner default,search --out build/bench-wasm.json]
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,16 +18,17 @@ import { relativeError } from '../tests/crosscheck/tensors.mjs';
 import { REPO, benchInput, benchNative, median, parseBenchArgs, prepareModels } from './bench-models.mjs';
 
 const WORK = path.join(REPO, 'build/bench-engines');
-const CHILDREN = [['tessera', 1], ['tessera', 2], ['ort-web', 1], ['ort-web', 2]];
+const THREADS = [1, 2];
+const PLANNERS = ['default', 'search'];
 
 // ---- child: one engine at one thread count, benchmarking models on request ----
 
-async function tesseraRunner(threads) {
+async function tesseraRunner(threads, planner) {
   const { createEngine } = await import('tessera');
   const engine = await createEngine({ threads, wasm: 'threads' });
   return {
     async load(model) {
-      const loaded = await engine.loadModel(new URL(`file://${model.json}`));
+      const loaded = await engine.loadModel(new URL(`file://${model.json}`), { planner });
       const inputs = { [model.input.name]: benchInput(model.input) };
       return async () => Object.values(await loaded.run(inputs))[0].data;
     },
@@ -47,8 +49,8 @@ async function onnxruntimeWebRunner(threads) {
   };
 }
 
-async function serveChild(kind, threads) {
-  const runner = kind === 'tessera' ? await tesseraRunner(threads) : await onnxruntimeWebRunner(threads);
+async function serveChild(kind, threads, planner) {
+  const runner = kind === 'tessera' ? await tesseraRunner(threads, planner) : await onnxruntimeWebRunner(threads);
   const runs = new Map();  // model name -> run()
   process.on('message', async ({ model, count }) => {
     const first = !runs.has(model.name);
@@ -70,16 +72,18 @@ async function serveChild(kind, threads) {
 
 // ---- parent ----
 
-function startChild(kind, threads) {
-  const child = fork(new URL(import.meta.url), ['--child', kind, String(threads)],
+// One child per configuration: [kind, threads, planner (Tessera's; null for onnxruntime-web)].
+function startChild([kind, threads, planner]) {
+  const child = fork(new URL(import.meta.url), ['--child', kind, String(threads), planner ?? ''],
     { stdio: 'inherit', execArgv: ['--no-liftoff'] });
+  const name = planner ? `${kind} ${threads}t ${planner}` : `${kind} ${threads}t`;
   let pending = null;
   child.on('message', (message) => pending?.(message));
-  child.on('exit', (code) => code && pending?.({ error: `${kind} at ${threads} threads exited with ${code}` }));
+  child.on('exit', (code) => code && pending?.({ error: `${name} exited with ${code}` }));
   const next = () => new Promise((resolve) => (pending = resolve));
   const ready = next();
   return {
-    name: `${kind} ${threads}t`, kind, threads, ready,
+    name, kind, planner, ready,
     async bench(model, count) {
       const reply = next();
       child.send({ model, count });
@@ -91,8 +95,20 @@ function startChild(kind, threads) {
   };
 }
 
+// --planner takes names, which parseBenchArgs (numbers, --models and --out) does not.
+function takePlanners(argv) {
+  const at = argv.indexOf('--planner');
+  if (at < 0) return { argv, planners: ['default'] };
+  const planners = argv[at + 1]?.split(',') ?? [];
+  if (!planners.length || planners.some((planner) => !PLANNERS.includes(planner))) {
+    throw new Error(`--planner takes a list of ${PLANNERS.join(', ')}, got ${argv[at + 1]}`);
+  }
+  return { argv: argv.toSpliced(at, 2), planners };
+}
+
 async function main() {
-  const args = parseBenchArgs(process.argv.slice(2), {
+  const { argv, planners } = takePlanners(process.argv.slice(2));
+  const args = parseBenchArgs(argv, {
     runs: 15, rounds: 3, out: path.join(REPO, 'build/bench-wasm.json'),
     models: ['mobilenetv2_b1', 'resnet50_b1', 'bert_base', 'ppocr_det'],
   });
@@ -100,7 +116,9 @@ async function main() {
     throw new Error('the WebAssembly build is missing: run scripts/build-wasm.sh first');
   }
   const models = prepareModels(args.models, WORK);
-  const children = CHILDREN.map(([kind, threads]) => startChild(kind, threads));
+  const configurations = [...planners.flatMap((planner) => THREADS.map((threads) => ['tessera', threads, planner])),
+                          ...THREADS.map((threads) => ['ort-web', threads, null])];
+  const children = configurations.map(startChild);
   await Promise.all(children.map((child) => child.ready));
   const results = {};
   try {
@@ -121,36 +139,41 @@ async function main() {
           } else {
             const { ms, output } = await turn.bench(model, args.runs);
             add(turn.name, ms);
-            if (output) outputs[turn.kind] ??= output;
+            if (output) outputs[turn.planner ?? turn.kind] ??= output;
           }
         }
       }
       results[model.name] = {
         ms: Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)])),
-        tessera_vs_ort_web_output: relativeError(outputs.tessera, outputs['ort-web']),
+        tessera_vs_ort_web_output: Object.fromEntries(planners.map((planner) =>
+          [planner, relativeError(outputs[planner], outputs['ort-web'])])),
       };
       console.log(model.name, JSON.stringify(results[model.name]));
     }
   } finally {
     for (const child of children) child.stop();
   }
-  fs.writeFileSync(args.out, JSON.stringify({ runs: args.runs, rounds: args.rounds, results }, null, 2));
-  printTable(results);
+  fs.writeFileSync(args.out, JSON.stringify({ runs: args.runs, rounds: args.rounds, planners, results }, null, 2));
+  printTable(results, planners);
 }
 
-function printTable(results) {
+// One row per model and planner.
+function printTable(results, planners) {
   const f = (ms) => ms.toFixed(ms < 10 ? 2 : 1);
   const x = (ratio) => `${ratio.toFixed(2)}x`;
-  console.log('\n| model | Tessera wasm 1t | 2t | 2t speed-up | onnxruntime-web 1t | 2t | ' +
-              'ORT-web / Tessera 1t | 2t | Tessera native 1t | 2t | output diff |');
-  console.log(`|${' --- |'.repeat(11)}`);
+  console.log('\n| model | planner | Tessera wasm 1t | 2t | 2t speed-up | onnxruntime-web 1t | 2t | ' +
+              'ORT-web / Tessera 1t | 2t | Tessera native (default planner) 1t | 2t | output diff |');
+  console.log(`|${' --- |'.repeat(12)}`);
   for (const [name, { ms, tessera_vs_ort_web_output: diff }] of Object.entries(results)) {
-    console.log(`| ${name} | ${f(ms['tessera 1t'])} | ${f(ms['tessera 2t'])} | ${x(ms['tessera 1t'] / ms['tessera 2t'])} | ` +
-                `${f(ms['ort-web 1t'])} | ${f(ms['ort-web 2t'])} | ${x(ms['ort-web 1t'] / ms['tessera 1t'])} | ` +
-                `${x(ms['ort-web 2t'] / ms['tessera 2t'])} | ${f(ms['native 1t'])} | ${f(ms['native 2t'])} | ` +
-                `${diff.toExponential(1)} |`);
+    for (const planner of planners) {
+      const [one, two] = [ms[`tessera 1t ${planner}`], ms[`tessera 2t ${planner}`]];
+      console.log(`| ${name} | ${planner} | ${f(one)} | ${f(two)} | ${x(one / two)} | ` +
+                  `${f(ms['ort-web 1t'])} | ${f(ms['ort-web 2t'])} | ${x(ms['ort-web 1t'] / one)} | ` +
+                  `${x(ms['ort-web 2t'] / two)} | ${f(ms['native 1t'])} | ${f(ms['native 2t'])} | ` +
+                  `${diff[planner].toExponential(1)} |`);
+    }
   }
 }
 
-if (process.argv[2] === '--child') await serveChild(process.argv[3], Number(process.argv[4]));
+if (process.argv[2] === '--child') await serveChild(process.argv[3], Number(process.argv[4]), process.argv[5] || null);
 else await main();

@@ -1,7 +1,6 @@
 // tessera calibrate and tessera predict end to end on a tiny zoo model: the profile written,
 // predictions next to measurements as JSON, the uncalibrated label, refused profiles and bad
 // options. Only the shape of what they report is checked, never how accurate it is.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -23,31 +22,9 @@ using json = nlohmann::json;
 
 using Outcome = tessera::testing::CliOutcome;
 using tessera::testing::read_text;
+using tessera::testing::write_text;
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  REQUIRE(file.good());
-}
-
-// This process's own directory (cli_test may run alongside), removed when it exits.
-const std::string& work_dir() {
-  struct Directory {
-    std::string path;
-    ~Directory() {
-      std::error_code ignored;
-      std::filesystem::remove_all(path, ignored);
-    }
-  };
-  static const Directory dir = [] {
-    const std::filesystem::path d =
-        std::filesystem::temp_directory_path() / ("tessera_predict_cli_test." + std::to_string(getpid()));
-    std::filesystem::remove_all(d);
-    std::filesystem::create_directories(d);
-    return Directory{d.string()};
-  }();
-  return dir.path;
-}
+const std::string& work_dir() { return tessera::testing::work_dir("predict_cli_test"); }
 
 std::string in_work_dir(const std::string& name) { return work_dir() + "/" + name; }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/base/checked_math.h"
 #include "core/engine/compiled_model.h"
 #include "core/ops/geometry.h"
@@ -46,6 +48,7 @@ struct TesseraModel {
   tessera::InputDims described;  // the input dims info_json describes (none: load-time or none)
   std::string trace_json;
   std::string prediction_json;
+  std::string plan_json;  // the last tessera_model_plan result
   std::string error;
 };
 
@@ -65,6 +68,36 @@ bool can_allocate(uint64_t bytes) {
   void* probe = std::malloc(static_cast<size_t>(bytes));
   std::free(probe);
   return probe != nullptr;
+}
+
+// Applies tessera_model_load's options JSON (see c_api.h) to `options`. Every option is a
+// string; the planner's name and the plan and profile themselves are checked by the core.
+tessera::Status read_load_options(const char* text, tessera::CompileOptions* options) {
+  if (text == nullptr || *text == '\0') return tessera::Status();
+  const nlohmann::json root = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded() || !root.is_object()) return tessera::Status::error("load options: not a JSON object");
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string& key = it.key();
+    if (!it.value().is_string()) return tessera::Status::error("load options: \"" + key + "\" must be a string");
+    const std::string& value = it.value().get_ref<const std::string&>();
+    if (key == "planner") {
+      options->planner = value;
+    } else if (key == "planScheduler") {
+      if (!tessera::parse_scheduler(value, &options->plan_scheduler) ||
+          options->plan_scheduler == tessera::Scheduler::kShuffle) {
+        return tessera::Status::error("load options: \"planScheduler\" must be \"dynamic\" or \"barrier\", got \"" +
+                                      value + "\"");
+      }
+    } else if (key == "plan") {
+      options->plan = value;
+    } else if (key == "profile") {
+      options->profile = value;
+    } else {
+      return tessera::Status::error("load options: unknown option \"" + key +
+                                    "\" (planner, planScheduler, plan, profile)");
+    }
+  }
+  return tessera::Status();
 }
 
 std::string mib(uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
@@ -125,9 +158,13 @@ TESSERA_EXPORT uint8_t* tessera_buffer_data(TesseraBuffer* buffer) {
 TESSERA_EXPORT void tessera_buffer_destroy(TesseraBuffer* buffer) { delete buffer; }
 
 TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* weights,
-                                      TesseraModel** model) {
+                                      const char* options_json, TesseraModel** model) {
   std::unique_ptr<TesseraBuffer> owned(weights);
   *model = nullptr;
+  tessera::CompileOptions options;
+  options.threads = engine->executor->threads();
+  const tessera::Status read = read_load_options(options_json, &options);
+  if (!read.ok()) return fail(&engine->error, read.message());
   const std::string json_text(json);
   // Parsing, folding and packing copy the weights about twice; the JSON tree is a few
   // times its text. Short of that, compiling would abort half way.
@@ -137,8 +174,6 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
     return fail(&engine->error, "out of memory: compiling this model needs about " + mib(compile_bytes) +
                                     ", more than the WebAssembly memory can still provide");
   }
-  tessera::CompileOptions options;
-  options.threads = engine->executor->threads();
   auto compiled =
       tessera::CompiledModel::compile(json_text, owned ? std::move(owned->bytes) : tessera::AlignedBuffer(), options);
   if (!compiled.ok()) return fail(&engine->error, compiled.status().message());
@@ -271,6 +306,28 @@ TESSERA_EXPORT const char* tessera_model_predict(TesseraModel* model, int thread
   }
   model->prediction_json = tessera::model_prediction_json(*prediction);
   return model->prediction_json.c_str();
+}
+
+TESSERA_EXPORT const char* tessera_model_plan(TesseraModel* model, int what) {
+  if (model->info_json.empty()) {
+    fail(&model->error, "plan: the model has symbolic dims and has not run yet: run it once at the dims to plan for");
+    return nullptr;
+  }
+  if (what < 0 || what > 1) {
+    fail(&model->error, "plan: what must be 0 (the report) or 1 (the plan file), got " + std::to_string(what));
+    return nullptr;
+  }
+  auto text = [&]() -> tessera::Result<std::string> {
+    if (what == 1) return model->model->plan_json(model->described);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::PlanReport report, model->model->plan(model->described));
+    return tessera::plan_report_json(report);
+  }();
+  if (!text.ok()) {
+    fail(&model->error, text.status().message());
+    return nullptr;
+  }
+  model->plan_json = std::move(text.value());
+  return model->plan_json.c_str();
 }
 
 TESSERA_EXPORT size_t tessera_heap_bytes_in_use(void) { return mallinfo().uordblks; }

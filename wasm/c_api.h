@@ -45,10 +45,15 @@ void tessera_buffer_destroy(TesseraBuffer* buffer);
 
 // Compiles a model for the engine's thread count from its JSON text (NUL-terminated; the
 // caller keeps it) and its weights (NULL for none; taken over and freed by the library,
-// whatever the outcome). On success *model is set and the caller frees it with
-// tessera_model_destroy; on error (bad model, out of memory) the message is in
-// tessera_engine_last_error.
-int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* weights, TesseraModel** model);
+// whatever the outcome). `options_json` (NULL or "" for the defaults; the caller keeps it) is
+// a JSON object with any of: "planner" ("default" or "search"), "planScheduler" ("dynamic"
+// or "barrier": what the search plans for), "plan" (a plan file's JSON text, from
+// tessera_model_plan) and "profile" (a profile's JSON text for the search, from
+// tessera_engine_calibrate; "" for uncalibrated guesses). On success *model is set and the
+// caller frees it with tessera_model_destroy; on error (bad options, bad model, a plan made for
+// another model or other dims, out of memory) the message is in tessera_engine_last_error.
+int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* weights, const char* options_json,
+                       TesseraModel** model);
 void tessera_model_destroy(TesseraModel* model);
 const char* tessera_model_last_error(TesseraModel* model);
 
@@ -93,6 +98,17 @@ const char* tessera_model_trace_json(TesseraModel* model);
 // bad options, a profile that is not Tessera's or is another build's), the message then in
 // tessera_model_last_error.
 const char* tessera_model_predict(TesseraModel* model, int threads, int scheduler, const char* profile);
+
+// How the specialisation the info JSON describes was tiled (same dims as
+// tessera_model_predict): what = 0 gives the plan report JSON {"planner" ("default", "search" or
+// "file"), "searched", "kept_default", "calibrated", "threads", "search_path",
+// "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes", "planning_ms",
+// "predicted_ms", "default_predicted_ms", "nodes": [{"name", "op", "grid", "default_grid",
+// "predicted_ms", "default_ms"}]} with the nodes in the info JSON's order; what = 1 gives its
+// plan file (docs/planning.md), which the "plan" load option takes back. NULL on error
+// (symbolic dims before the first run, another `what`), the message then in
+// tessera_model_last_error.
+const char* tessera_model_plan(TesseraModel* model, int what);
 
 // Bytes the allocator has handed out and not yet taken back: lets callers watch for leaks.
 size_t tessera_heap_bytes_in_use(void);

@@ -74,12 +74,17 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& j
   }
   TESSERA_ASSIGN_OR_RETURN(model->desc_, model::load_model(json_text, std::move(weights)));
   bool fixed = true;
-  for (const ValueSpec& input : model->desc_.inputs) fixed = fixed && input.is_static();
-  if (fixed) {
-    TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, model->specialize({}));
-    // A saved plan for a model whose dims are all fixed can only be for those dims.
-    if (model->saved_plan_) TESSERA_RETURN_IF_ERROR(plan_matches_inputs(*model->saved_plan_, s->dims));
+  InputDims declared;
+  for (const ValueSpec& input : model->desc_.inputs) {
+    fixed = fixed && input.is_static();
+    declared.emplace_back(input.name, input.static_dims());
   }
+  if (model->saved_plan_) {
+    TESSERA_RETURN_IF_ERROR(saved_plan_matches_model(*model->saved_plan_, model->desc_.name));
+    // A saved plan for a model whose dims are all fixed can only be for those dims.
+    if (fixed) TESSERA_RETURN_IF_ERROR(plan_matches_inputs(*model->saved_plan_, declared));
+  }
+  if (fixed) TESSERA_RETURN_IF_ERROR(model->specialize({}).status());
   return std::shared_ptr<const Model>(std::move(model));
 }
 

@@ -40,6 +40,7 @@ std::string model_info_json(const ModelInfo& info) {
                                {"tensor_bytes", info.tensor_bytes},
                                {"weight_bytes", info.weight_bytes},
                                {"isa", info.isa},
+                               {"planner", info.planner},
                                {"compile_ms", info.compile_ms}};
   return root.dump(2);
 }

@@ -49,7 +49,7 @@ std::string plan_file_json(const std::string& model, const InputDims& inputs, co
   json nodes = json::array();
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
-    if (ops::is_view(node.attrs)) continue;
+    if (!tiles::owns_tiles(g, n)) continue;
     nodes.push_back(
         {{"name", node.name}, {"op", node.op}, {"shape", g.tensors[node.output].shape}, {"cuts", plan.nodes[n].cuts}});
   }
@@ -117,16 +117,18 @@ Result<SavedPlan> parse_plan_file(const std::string& text) {
   return saved;
 }
 
-Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const std::string& model, const graph::Graph& g) {
-  if (saved.model != model) {
-    return Status::error("the plan was made for model \"" + saved.model + "\", not \"" + model + "\"");
-  }
+Status saved_plan_matches_model(const SavedPlan& saved, const std::string& model) {
+  if (saved.model == model) return Status();
+  return Status::error("the plan was made for model \"" + saved.model + "\", not \"" + model + "\"");
+}
+
+Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g) {
   tiles::TilingPlan plan;
   size_t next = 0;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     const ops::Shape& shape = g.tensors[node.output].shape;
-    if (ops::is_view(node.attrs)) {
+    if (!tiles::owns_tiles(g, n)) {
       plan.nodes.push_back(tiles::NodeTiling::whole(shape));
       continue;
     }

@@ -32,11 +32,14 @@ std::string plan_file_json(const std::string& model, const InputDims& inputs, co
 // Parses a plan file; errors name the field ("plan file: nodes[3].cuts: ...").
 Result<SavedPlan> parse_plan_file(const std::string& text);
 
+// OK when `saved` was made for the model named `model`; else the message names both.
+Status saved_plan_matches_model(const SavedPlan& saved, const std::string& model);
+
 // OK when `saved` was made for these input dims; else the message names both.
 Status plan_matches_inputs(const SavedPlan& saved, const InputDims& inputs);
 
-// The saved plan as a tiling of `g`, refused unless it was made for this model: the same node
-// names, ops and output shapes in the same order, and cuts the ops allow.
-Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const std::string& model, const graph::Graph& g);
+// The saved plan as a tiling of `g` (of the model it was made for), refused unless it has the
+// same node names, ops and output shapes in the same order, and cuts the ops allow.
+Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g);
 
 }  // namespace tessera

@@ -31,7 +31,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   const tiles::TilingPlan default_plan = plan::default_tiling(g, options.defaults);
   auto describe = [&](const tiles::TilingPlan& chosen, const plan::PlannedTiling* planned) {
     for (size_t n = 0; n < g.nodes.size(); ++n) {
-      if (ops::is_view(g.nodes[n].attrs)) continue;
+      if (!tiles::owns_tiles(g, n)) continue;
       NodePlan node{g.nodes[n].name, g.nodes[n].op, grid_of(chosen.nodes[n]), grid_of(default_plan.nodes[n])};
       if (planned && planned->searched) {
         node.predicted_ms = planned->search.node_seconds[n] * 1e3;
@@ -43,7 +43,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   };
 
   if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
-    TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, desc_.name, g));
+    TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, g));
     report->planner = "file";
     describe(saved, nullptr);
     return saved;

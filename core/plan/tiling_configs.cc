@@ -15,7 +15,7 @@ namespace {
 // Tile counts worth trying: powers of two, and multiples of the thread count by powers of
 // two (so that every thread gets the same number of tiles).
 std::vector<int64_t> tile_counts(const ConfigOptions& options) {
-  std::set<int64_t> counts(options.extra_counts.begin(), options.extra_counts.end());
+  std::set<int64_t> counts;
   for (int64_t c = 2; c <= options.max_tiles; c *= 2) {
     counts.insert(c);
     if (options.threads > 1 && c / 2 * options.threads <= options.max_tiles) counts.insert(c / 2 * options.threads);

@@ -12,9 +12,8 @@ namespace tessera::plan {
 
 struct ConfigOptions {
   int threads = 1;
-  int max_tiles = 64;                 // no configuration has more tiles
-  double min_tile_work = 3.0e4;       // FLOPs (or bytes moved): smaller tiles cost more than they bring
-  std::vector<int64_t> extra_counts;  // tile counts tried besides 2^k and threads x 2^k
+  int max_tiles = 64;            // no configuration has more tiles
+  double min_tile_work = 3.0e4;  // FLOPs (or bytes moved): smaller tiles cost more than they bring
 };
 
 // The distinct configurations of graph node `node` (not a view), the one-tile grid first.

@@ -96,7 +96,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
   std::vector<std::vector<Priced>> priced;
   std::vector<uint32_t> start_choice;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
-    if (ops::is_view(g.nodes[n].attrs)) continue;
+    if (!tiles::owns_tiles(g, n)) continue;
     std::vector<tiles::NodeTiling> c = node_configurations(g, static_cast<int>(n), config_options);
     auto at =
         std::find_if(c.begin(), c.end(), [&](const tiles::NodeTiling& t) { return t.cuts == start.nodes[n].cuts; });

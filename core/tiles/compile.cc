@@ -53,7 +53,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   std::set<int> counted_constants;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
-    if (ops::is_view(node.attrs) || g.tensors[node.output].alias_of >= 0) continue;
+    if (!owns_tiles(g, n)) continue;
     std::unique_ptr<ops::TileKernel> kernel;
     if (options.bind_kernels) {
       TESSERA_ASSIGN_OR_RETURN(kernel, bind_node(g, static_cast<int>(n), memory, options));

@@ -15,11 +15,15 @@ NodeTiling NodeTiling::whole(const ops::Shape& shape) {
   return t;
 }
 
+bool owns_tiles(const graph::Graph& g, size_t node) {
+  return !ops::is_view(g.nodes[node].attrs) && g.tensors[g.nodes[node].output].alias_of < 0;
+}
+
 Status validate_plan(const graph::Graph& g, const TilingPlan& plan) {
   if (plan.nodes.size() != g.nodes.size()) return Status::error("tiling plan has the wrong number of nodes");
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
-    if (ops::is_view(node.attrs)) continue;
+    if (!owns_tiles(g, n)) continue;
     const std::string path = g.path(static_cast<int>(n));
     const graph::Tensor& out = g.tensors[node.output];
     const NodeTiling& t = plan.nodes[n];

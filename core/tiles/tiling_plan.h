@@ -44,7 +44,11 @@ void for_each_tile(const NodeTiling& tiling, Fn&& fn) {
   }
 }
 
-// One entry per graph node (views' entries are ignored).
+// Whether graph node `node` runs tiles: views and nodes whose output aliases their input
+// (relayouts that change no byte) own none; their plan entries are ignored.
+bool owns_tiles(const graph::Graph& g, size_t node);
+
+// One entry per graph node (entries of nodes that own no tiles are ignored).
 struct TilingPlan {
   std::vector<NodeTiling> nodes;
 };

@@ -3,7 +3,11 @@
 
 #include <sys/wait.h>
 
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +18,32 @@ struct CliOutcome {
   int exit_code = -1;  // -1: did not exit normally (killed by a signal)
   std::string out, err;
 };
+
+inline void write_text(const std::string& path, const std::string& text) {
+  std::ofstream file(path);
+  file << text;
+  REQUIRE(file.good());
+}
+
+// A directory of this process's own (other CLI tests may run alongside), named after `test`
+// and removed when the process exits.
+inline const std::string& work_dir(const std::string& test) {
+  struct Directory {
+    std::string path;
+    ~Directory() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Directory dir = [&] {
+    const std::filesystem::path d =
+        std::filesystem::temp_directory_path() / ("tessera_" + test + "." + std::to_string(getpid()));
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return Directory{d.string()};
+  }();
+  return dir.path;
+}
 
 inline std::string read_text(const std::string& path) {
   std::ifstream file(path);

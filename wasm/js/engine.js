@@ -90,6 +90,32 @@ function profileText(profile, what) {
   return JSON.stringify(profile);
 }
 
+// The options of loadModel(json, weights, options) or loadModel(json, options), in the forms
+// loadRequest accepted: in the weights' place, anything but bytes or a URL is the options.
+function loadOptions(weights, options) {
+  if (options !== undefined && options !== null) return options;
+  const isWeights = weights instanceof URL || weights instanceof ArrayBuffer || ArrayBuffer.isView(weights);
+  return weights !== undefined && weights !== null && !isWeights ? weights : {};
+}
+
+// The planner's load options as the host takes them (the plan as JSON text); the planner's
+// name and the plan itself are checked by the core.
+function planningOptions({ planner, planScheduler, plan }) {
+  if (planner !== undefined && typeof planner !== 'string') {
+    throw new TypeError(`loadModel: planner must be a string ("default" or "search"), got ${JSON.stringify(planner)}`);
+  }
+  if (planScheduler !== undefined && !PREDICTED_SCHEDULERS.includes(planScheduler)) {
+    throw new TypeError(`loadModel: planScheduler must be one of ${PREDICTED_SCHEDULERS.join(', ')}, ` +
+                        `got ${JSON.stringify(planScheduler)}`);
+  }
+  const isObject = plan !== null && typeof plan === 'object' && !Array.isArray(plan);
+  if (plan !== undefined && typeof plan !== 'string' && !isObject) {
+    throw new TypeError('loadModel: plan must be a saved plan (an object from model.savePlan(), or its JSON text), ' +
+                        `got ${JSON.stringify(plan)}`);
+  }
+  return { planner, planScheduler, plan: isObject ? JSON.stringify(plan) : plan };
+}
+
 export class Engine {
   #channel;
   #models = new Set();
@@ -108,12 +134,17 @@ export class Engine {
    * @param json the model JSON: an object, its text, or a URL
    * @param [weights] ArrayBuffer, Uint8Array or URL; for JSON from a URL, by default the file
    *   its "weights" field names (else the .bin beside it). May be left out for the options.
-   * @param [options] { weights?, onProgress?, cache? }: onProgress({ file: 'json' |
-   *   'weights', url, loaded, total, cached }) after each chunk of a file fetched from a URL;
-   *   cache keeps fetched files in the browser's Cache API ('tessera-models'), by URL
+   * @param [options] { weights?, onProgress?, cache?, planner?, planScheduler?, plan? }:
+   *   onProgress({ file: 'json' | 'weights', url, loaded, total, cached }) after each chunk of
+   *   a file fetched from a URL; cache keeps fetched files in the browser's Cache API
+   *   ('tessera-models'), by URL; planner 'default' (a heuristic) or 'search' (tilings searched
+   *   on the cost model, from the engine's profile: calibrate(), setProfile()); planScheduler
+   *   'dynamic' or 'barrier', what the search plans for; plan a saved plan (savePlan(), or its
+   *   JSON text) that tiles the specialisation for the input dims it names
    */
   async loadModel(json, weights, options) {
     const { request, transfer, onProgress } = loadRequest(json, weights, options);
+    request.planning = planningOptions(loadOptions(weights, options));
     const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
     if (this.#disposed) throw new TesseraError('the engine was disposed');  // while the load finished
     const model = new Model(this.#channel, id, signature, info, this.threads, () => this.#models.delete(model));
@@ -247,6 +278,35 @@ export class Model {
     const p = await this.#channel.call('predict', { model: this.#id, threads, scheduler, profile: given });
     return { calibrated: p.calibrated, profile: p.profile, threads: p.threads, scheduler: p.scheduler,
              latencyMs: p.latency_ms, criticalPathMs: p.critical_path_ms, idleMs: p.idle_ms, nodes: p.nodes };
+  }
+
+  /**
+   * How the compiled model inspect() describes was tiled, and what the planner predicted.
+   * @returns {{ planner, searched, keptDefault, calibrated, threads, searchPath, configurations,
+   *   nodesEliminated, edgesEliminated, coreNodes, planningMs, predictedMs, defaultPredictedMs,
+   *   nodes: [{ name, op, grid, defaultGrid, predictedMs, defaultMs }] }} with planner 'default',
+   *   'search' or 'file' (a saved plan), and the search's numbers zero when it did not run
+   */
+  async plan() {
+    if (this.#disposed) throw new TesseraError('the model was disposed');
+    const r = await this.#channel.call('plan', { model: this.#id, what: 'report' });
+    return {
+      planner: r.planner, searched: r.searched, keptDefault: r.kept_default, calibrated: r.calibrated,
+      threads: r.threads, searchPath: r.search_path, configurations: r.configurations,
+      nodesEliminated: r.nodes_eliminated, edgesEliminated: r.edges_eliminated, coreNodes: r.core_nodes,
+      planningMs: r.planning_ms, predictedMs: r.predicted_ms, defaultPredictedMs: r.default_predicted_ms,
+      nodes: r.nodes.map((n) => ({ name: n.name, op: n.op, grid: n.grid, defaultGrid: n.default_grid,
+                                   predictedMs: n.predicted_ms, defaultMs: n.default_ms })),
+    };
+  }
+
+  /**
+   * The tiling of the compiled model inspect() describes, as a plan file: a plain object to
+   * store (JSON) and give back to loadModel's plan option.
+   */
+  async savePlan() {
+    if (this.#disposed) throw new TesseraError('the model was disposed');
+    return this.#channel.call('plan', { model: this.#id, what: 'file' });
   }
 
   /** The tile timeline of the last run made with { trace: true }, as Chrome trace JSON. */

@@ -96,6 +96,8 @@ export interface ModelInfo {
   tensor_bytes: number;
   weight_bytes: number;
   isa: string;
+  /** What tiled it: the default heuristic, the search, or a saved plan (LoadOptions.plan). */
+  planner: 'default' | 'search' | 'file';
   compile_ms: number;
 }
 
@@ -136,6 +138,61 @@ export interface Prediction {
   nodes: Array<{ name: string; op: string; ms: number }>;
 }
 
+/** One compiled node's tiling, in inspect().nodes order. */
+export interface NodePlan {
+  name: string;
+  op: string;
+  /** Tiles per output dimension, as planned. */
+  grid: number[];
+  /** As the default heuristic tiles it. */
+  defaultGrid: number[];
+  /** The search's cost of this node's choice (zero when the search did not run). */
+  predictedMs: number;
+  /** The search's cost of the default's choice (zero when the search did not run). */
+  defaultMs: number;
+}
+
+/** How the compiled model inspect() describes was tiled (Model.plan). */
+export interface PlanReport {
+  /** "file": a saved plan (LoadOptions.plan) tiled it. */
+  planner: 'default' | 'search' | 'file';
+  /** The search ran; the fields from searchPath to defaultPredictedMs are zero or "" otherwise. */
+  searched: boolean;
+  /** The search ran and the simulator did not predict its plan faster: the default's is used. */
+  keptDefault: boolean;
+  /** The search priced tiles from a profile (false: uncalibrated guesses, or no search). */
+  calibrated: boolean;
+  /** The thread count planned for. */
+  threads: number;
+  /** How the search solved what node and edge elimination left. */
+  searchPath: '' | 'elimination' | 'variable elimination' | 'local search';
+  configurations: number;
+  nodesEliminated: number;
+  edgesEliminated: number;
+  coreNodes: number;
+  /** The search and the simulator's check of its plan. */
+  planningMs: number;
+  /** Simulated latency of the plan in use. */
+  predictedMs: number;
+  /** Simulated latency of the default plan. */
+  defaultPredictedMs: number;
+  nodes: NodePlan[];
+}
+
+/**
+ * A plan file (Model.savePlan): one specialisation's tiling, for the model and input dims it
+ * names. Store it as JSON and give it back as it is (LoadOptions.plan).
+ */
+export interface SavedPlan {
+  format: 'tessera-plan';
+  version: number;
+  model: string;
+  inputs: Array<{ name: string; dims: number[] }>;
+  threads: number;
+  planner: string;
+  nodes: Array<{ name: string; op: string; shape: number[]; cuts: number[][] }>;
+}
+
 /** Chrome / Perfetto trace JSON: one complete event ("ph": "X") per tile, one track per thread. */
 export interface Trace {
   traceEvents: Array<Record<string, unknown>>;
@@ -164,6 +221,22 @@ export interface LoadOptions {
    * later load of the same URL makes no request. Version your model URLs. No effect in Node.
    */
   cache?: boolean;
+  /**
+   * How tiles are cut (docs/planning.md): "default" (a heuristic) or "search" (each node's tiling
+   * searched on the cost model, priced from the engine's profile, from calibrate() or
+   * setProfile(), else from uncalibrated guesses; the searched plan is used when the simulator
+   * predicts it faster than the default's).
+   */
+  planner?: 'default' | 'search';
+  /** The scheduler the search plans for; default "dynamic". */
+  planScheduler?: 'dynamic' | 'barrier';
+  /**
+   * A saved plan (Model.savePlan, or its JSON text): it tiles the specialisation for the input
+   * dims it names, and is checked against the model then (its name, each node's name, op and
+   * shape, the cuts), naming what differs. For a model whose dims are all fixed that is at
+   * load, and a plan for other dims is refused; other dims are planned by `planner`.
+   */
+  plan?: SavedPlan | string;
 }
 
 export class Model {
@@ -181,6 +254,13 @@ export class Model {
    * (a model with symbolic dims must have run once).
    */
   predict(options?: PredictOptions): Promise<Prediction>;
+  /**
+   * How the compiled model inspect() describes was tiled, and what the planner predicted (a
+   * model with symbolic dims must have run once).
+   */
+  plan(): Promise<PlanReport>;
+  /** That tiling as a plan file, for LoadOptions.plan. */
+  savePlan(): Promise<SavedPlan>;
   dispose(): Promise<void>;
 }
 

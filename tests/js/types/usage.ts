@@ -1,7 +1,8 @@
 // Type-checked, never run (tests/js/types.test.mjs): the README's usage against the
 // package's declarations, resolved by package name through the "exports" map, and misuses
 // the declarations must reject.
-import { clearModelCache, createEngine, TesseraError, type LoadProgress, type ModelInfo, type OutputTensor } from 'tessera';
+import { clearModelCache, createEngine, TesseraError, type LoadProgress, type ModelInfo, type OutputTensor,
+         type PlanReport, type SavedPlan } from 'tessera';
 import { convertOnnx, ConvertError } from 'tessera/convert';
 import { createOcr, type OcrResult } from 'tessera/ocr';
 
@@ -26,14 +27,22 @@ const info: ModelInfo = model.inspect();
 const flops: number = info.flops + info.nodes[0].flops + info.arena_bytes;
 const slices = model.trace().traceEvents.length;
 const { wasmBytes, heapInUseBytes } = await engine.memoryUsage();
+const searched = await engine.loadModel(json, weights, { planner: 'search', planScheduler: 'barrier' });
+const report: PlanReport = await searched.plan();
+const gain: number = report.defaultPredictedMs - report.predictedMs + report.nodes[0].defaultGrid[0];
+const saved: SavedPlan = await searched.savePlan();
+const replanned = await engine.loadModel(json, { weights, plan: JSON.stringify(saved) });
+const tiledBy: 'default' | 'search' | 'file' = replanned.inspect().planner;
 const ocr = await createOcr(engine, { det: model, cls: model, rec: new URL('file:///rec.json'), dictionary: ['a', 'b'] });
 const read: OcrResult = await ocr.read({ data: new Uint8ClampedArray(16), width: 2, height: 2 });
 const corner: number = read.lines[0].box[2][1] + read.times.recognise + read.recogniser.reused;
+await searched.dispose();
+await replanned.dispose();
 await fromUrl.dispose();
 await cached.dispose();
 await bundled.dispose();
 await engine.dispose();
-console.log(corner, cleared, progress[0]?.file, build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
+console.log(gain, tiledBy, corner, cleared, progress[0]?.file, build, logits, token, symbolic, flops, slices, wasmBytes, heapInUseBytes, new TesseraError('x'), new ConvertError('y'));
 
 // @ts-expect-error threads is a number
 await createEngine({ threads: '2' });
@@ -49,5 +58,11 @@ await model.run({}, { scheduler: 'fifo' });
 await engine.loadModel(json, 'model.bin');
 // @ts-expect-error onProgress takes a function
 await engine.loadModel(json, { onProgress: true });
+// @ts-expect-error no such planner
+await engine.loadModel(json, weights, { planner: 'greedy' });
+// @ts-expect-error a plan is a saved plan object or its JSON text
+await engine.loadModel(json, weights, { plan: 3 });
+// @ts-expect-error the search plans for the dynamic or the barrier scheduler
+await engine.loadModel(json, { planScheduler: 'shuffle' });
 // @ts-expect-error the image is RGBA pixels, not a URL
 await ocr.read(new URL('file:///page.png'));

@@ -7,8 +7,10 @@ import { TesseraError } from '../errors.js';
 
 /** The schedulers, in the order of the C API's codes. */
 export const SCHEDULERS = ['dynamic', 'barrier', 'shuffle'];
-/** Those the cost model predicts. */
+/** Those the cost model predicts (and the planner plans for). */
 export const PREDICTED_SCHEDULERS = SCHEDULERS.slice(0, 2);
+/** What tessera_model_plan returns, in the order of its codes. */
+const PLAN_RESULTS = ['report', 'file'];
 
 const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
@@ -28,21 +30,26 @@ export class CoreEngine {
 
   /**
    * Loads a model from its JSON text and its weights (a weightsBuffer, or null), which the
-   * load takes over; returns the model's id, its signature (declared inputs and outputs, dims
-   * may be symbols) and, when its dims are all fixed, its info (the core's model_info_json).
+   * load takes over, tiled as `planning` says ({ planner, planScheduler, plan: JSON text },
+   * each optional) with the engine's profile for the search; returns the model's id, its
+   * signature (declared inputs and outputs, dims may be symbols) and, when its dims are all
+   * fixed, its info (the core's model_info_json).
    */
-  loadModel(jsonText, weights) {
+  loadModel(jsonText, weights, planning = {}) {
     const m = this.module;
     const modelOut = this.#malloc(4, 'the model handle');
     let buffer = weights?.take() ?? 0;
     try {
       const jsonPtr = this.#cString(jsonText, 'the model JSON');
+      let optionsPtr = 0;
       try {
-        const status = m._tessera_model_load(this.handle, jsonPtr, buffer, modelOut);
+        optionsPtr = this.#cString(JSON.stringify({ ...planning, profile: this.profile }), 'the load options');
+        const status = m._tessera_model_load(this.handle, jsonPtr, buffer, optionsPtr, modelOut);
         buffer = 0;  // taken over, even by a failed load
         if (status !== 0) throw new TesseraError(m.UTF8ToString(m._tessera_engine_last_error(this.handle)));
       } finally {
         m._free(jsonPtr);
+        m._free(optionsPtr);
       }
       const handle = new Uint32Array(this.#memory(), modelOut, 1)[0];
       const signature = JSON.parse(m.UTF8ToString(m._tessera_model_signature_json(handle)));
@@ -140,6 +147,18 @@ export class CoreEngine {
     } finally {
       m._free(profilePtr);
     }
+  }
+
+  /**
+   * How model `id` (the specialisation its info describes) was tiled: `what` 'report' gives
+   * the core's plan report JSON, 'file' its plan file JSON; parsed.
+   */
+  plan(id, what) {
+    const m = this.module;
+    const model = this.#model(id);
+    const json = m._tessera_model_plan(model.handle, PLAN_RESULTS.indexOf(what)) >>> 0;
+    if (!json) throw new TesseraError(m.UTF8ToString(m._tessera_model_last_error(model.handle)));
+    return JSON.parse(m.UTF8ToString(json));
   }
 
   disposeModel(id) {

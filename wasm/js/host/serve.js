@@ -36,7 +36,7 @@ export function serve(port, loadModule, readFile = null) {
     async loadModel(request, notify) {
       const files = await readModelFiles(request, { engine: await inOrder(current), readFile, notify });
       try {
-        return await inOrder(() => current().loadModel(files.jsonText, files.weights));
+        return await inOrder(() => current().loadModel(files.jsonText, files.weights, request.planning));
       } finally {
         files.weights?.free();
       }
@@ -47,6 +47,7 @@ export function serve(port, loadModule, readFile = null) {
       current().profile = profile;
     },
     predict: ({ model, ...options }) => current().predict(model, options),
+    plan: ({ model, what }) => current().plan(model, what),
     run({ model, inputs, options }) {
       const { outputs, info, traceJson } = current().run(model, inputs, options);
       return { result: { outputs, info, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
