@@ -186,11 +186,16 @@ TilePricer::Node TilePricer::node(double output_elements, double weight_bytes, u
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
   const double compute = compute_seconds(cost, elements) + restream_seconds(cost);
-  const double memory = cost.bytes / node.bandwidth;
+  // A tile whose own bytes overflow the level its node's data come from works out of the
+  // next one: it evicts what it read before it reads it again.
+  const MemoryLevel& tile_level = source_level(profile_, cost.bytes);
+  const bool overflows = &tile_level > node.level;
+  const MemoryLevel& level = overflows ? tile_level : *node.level;
+  const double memory = cost.bytes / (overflows ? thread_bandwidth(profile_, level, threads_) : node.bandwidth);
   // Within a core's own caches, loads overlap the compute; misses to the shared levels
   // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
   // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.
-  const double activations = is_shared(*node.level) ? compute + memory : std::max(compute, memory);
+  const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
   const double kernel =
       is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
   return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(profile_, cost);

@@ -447,21 +447,22 @@ TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") 
   CHECK(rates[1] == Approx(dw));
 }
 
-TEST_CASE("memory: the longer of compute and traffic in a core's caches, their sum from shared levels") {
+TEST_CASE("memory: the longer of compute and traffic in a core's caches, their sum from shared levels, "
+          "from the level a tile's own bytes fit in when they overflow its node's") {
   const Profile p = flat_profile(50);
   // 1000 outputs of an add: 250 ns of compute. Node 0's data fit in L1 (copies at 60 GB/s),
   // node 1's in L2 (40 GB/s), node 2's only in DRAM (10 GB/s, shared).
   const tiles::TileGraph g = hand_graph(
       {
           {0, elementwise_cost(12000), 1000},  // 200 ns of traffic: compute is longer
-          {0, elementwise_cost(30000), 1000},  // 500 ns of traffic: it is longer
+          {0, elementwise_cost(30000), 1000},  // its 30 KB overflow half the L1: 750 ns from L2
           {1, elementwise_cost(30000), 1000},  // 750 ns of traffic
           {2, elementwise_cost(12000), 1000},  // 1200 ns of traffic, added to the compute
       },
       {{1000}, {10000}, {int64_t{1} << 28}});
   const std::vector<double> one = predict_task_seconds(g, p, 1);
   CHECK(one[0] == Approx(250e-9));
-  CHECK(one[1] == Approx(500e-9));
+  CHECK(one[1] == Approx(750e-9));
   CHECK(one[2] == Approx(750e-9));
   CHECK(one[3] == Approx(250e-9 + 1200e-9));
   // Two threads share DRAM (20 x 10/15 GB/s between them); the private levels are unchanged.
