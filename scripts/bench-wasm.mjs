@@ -26,6 +26,8 @@ const PLANNERS = ['default', 'search'];
 async function tesseraRunner(threads, planner) {
   const { createEngine } = await import('tessera');
   const engine = await createEngine({ threads, wasm: 'threads' });
+  // The search plans on the engine's profile: a quick calibration in this build and thread count.
+  if (planner === 'search') await engine.calibrate({ quick: true });
   return {
     async load(model) {
       const loaded = await engine.loadModel(new URL(`file://${model.json}`), { planner });
