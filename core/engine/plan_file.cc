@@ -122,7 +122,7 @@ Status saved_plan_matches_model(const SavedPlan& saved, const std::string& model
   return Status::error("the plan was made for model \"" + saved.model + "\", not \"" + model + "\"");
 }
 
-Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g) {
+Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g, Isa isa) {
   tiles::TilingPlan plan;
   size_t next = 0;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
@@ -151,7 +151,7 @@ Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Grap
     return Status::error("the plan has " + std::to_string(saved.nodes.size() - next) +
                          " more nodes than the model, from \"" + saved.nodes[next].name + "\" on");
   }
-  TESSERA_RETURN_IF_ERROR(tiles::validate_plan(g, plan).with_context("the plan"));
+  TESSERA_RETURN_IF_ERROR(tiles::validate_plan(g, plan, isa).with_context("the plan"));
   return plan;
 }
 

@@ -39,7 +39,8 @@ Status saved_plan_matches_model(const SavedPlan& saved, const std::string& model
 Status plan_matches_inputs(const SavedPlan& saved, const InputDims& inputs);
 
 // The saved plan as a tiling of `g` (of the model it was made for), refused unless it has the
-// same node names, ops and output shapes in the same order, and cuts the ops allow.
-Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g);
+// same node names, ops and output shapes in the same order, and cuts the ops allow for the
+// kernels of `isa`.
+Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g, Isa isa);
 
 }  // namespace tessera

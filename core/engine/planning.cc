@@ -24,6 +24,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   plan::PlannerOptions options;
   options.defaults.threads = options_.threads;
   options.defaults.target_tile_flops = options_.tile_flops;
+  options.defaults.isa = isa_;
   options.scheduler =
       options_.plan_scheduler == Scheduler::kBarrier ? plan::SimScheduler::kBarrier : plan::SimScheduler::kDynamic;
   options.compile.reuse_memory = options_.reuse_memory;
@@ -43,7 +44,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   };
 
   if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
-    TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, g));
+    TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, g, isa_));
     report->planner = "file";
     describe(saved, nullptr);
     return saved;

@@ -76,8 +76,8 @@ std::optional<Region> footprint(const ArgReduceAttrs& a, const OpShapes& s, cons
   return r;
 }
 
-TilingHints tiling_hints(const ArgReduceAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ArgReduceAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ArgReduceAttrs&, const OpShapes& s, const LayoutQuery&) {

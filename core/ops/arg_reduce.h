@@ -15,7 +15,7 @@ struct ArgReduceAttrs {
 
 OpCost cost(const ArgReduceAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ArgReduceAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ArgReduceAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ArgReduceAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ArgReduceAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ArgReduceAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ArgReduceAttrs&, const BindArgs&);

@@ -48,7 +48,7 @@ std::optional<Region> footprint(const BatchNormAttrs&, const OpShapes&, const Re
   return out;
 }
 
-TilingHints tiling_hints(const BatchNormAttrs&, const OpShapes&, const Layout&) { return {}; }
+TilingHints tiling_hints(const BatchNormAttrs&, const OpShapes&, const TilingQuery&) { return {}; }
 
 LayoutChoice choose_layout(const BatchNormAttrs&, const OpShapes& s, const LayoutQuery& q) {
   return {std::vector<std::optional<Layout>>(s.inputs.size()), q.inputs[0]};

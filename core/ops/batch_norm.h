@@ -12,7 +12,7 @@ struct BatchNormAttrs {
 
 OpCost cost(const BatchNormAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const BatchNormAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const BatchNormAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const BatchNormAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const BatchNormAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const BatchNormAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const BatchNormAttrs&, const BindArgs&);

@@ -14,7 +14,7 @@ struct BinaryAttrs {
 
 OpCost cost(const BinaryAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const BinaryAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const BinaryAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const BinaryAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const BinaryAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const BinaryAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const BinaryAttrs&, const BindArgs&);

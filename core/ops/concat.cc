@@ -59,8 +59,8 @@ std::optional<Region> footprint(const ConcatAttrs& a, const OpShapes& s, const R
   return r;
 }
 
-TilingHints tiling_hints(const ConcatAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ConcatAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ConcatAttrs&, const OpShapes& s, const LayoutQuery& q) {

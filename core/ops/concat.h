@@ -11,7 +11,7 @@ struct ConcatAttrs {
 
 OpCost cost(const ConcatAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConcatAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ConcatAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ConcatAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ConcatAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ConcatAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConcatAttrs&, const BindArgs&);

@@ -78,16 +78,16 @@ std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Reg
   return window_footprint(a, s.inputs[0], s.output[1], a.group, out, window_input_range);
 }
 
-TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const Layout&) {
+TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuery& q) {
   const Shape& x = s.inputs[0];
   const int64_t channels = s.output[1];
   const int64_t per_group = channels / a.group;
   const bool depthwise = a.group == channels && a.group == x[1];
   // Channel blocks follow the kernel's natural width: GEMM panels, or whole groups.
-  const int64_t panel = kernels::best_gemm_kernel(detected_isa()).nr;
+  const int64_t panel = kernels::best_gemm_kernel(q.isa).nr;
   const int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
   // Row bands hold whole GEMM row blocks where the rows are short.
-  const int64_t rows = std::max<int64_t>(1, ceil_div(kernels::best_gemm_kernel(detected_isa()).mr, s.output[3]));
+  const int64_t rows = std::max<int64_t>(1, ceil_div(kernels::best_gemm_kernel(q.isa).mr, s.output[3]));
   // Row bands let the next layer start early, but every band re-reads all the weights: when
   // the weights outweigh an image's input, channel blocks come first and rows only feed threads.
   const int64_t weights = channels * (x[1] / a.group) * a.kernel_h * a.kernel_w;

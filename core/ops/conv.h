@@ -15,7 +15,7 @@ struct ConvAttrs : Window {
 
 OpCost cost(const ConvAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ConvAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ConvAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ConvAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ConvAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs&, const BindArgs&);

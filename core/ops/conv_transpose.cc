@@ -162,11 +162,11 @@ std::optional<Region> footprint(const ConvTransposeAttrs& a, const OpShapes& s, 
   return window_footprint(a, s.inputs[0], s.output[1], a.group, out, transposed_input_range);
 }
 
-TilingHints tiling_hints(const ConvTransposeAttrs& a, const OpShapes& s, const Layout&) {
+TilingHints tiling_hints(const ConvTransposeAttrs& a, const OpShapes& s, const TilingQuery& q) {
   const Shape& x = s.inputs[0];
   const int64_t channels = s.output[1];
   const int64_t per_group = channels / a.group;
-  const int64_t panel = kernels::best_gemm_kernel(detected_isa()).nr;
+  const int64_t panel = kernels::best_gemm_kernel(q.isa).nr;
   const int64_t align = a.group == 1 || per_group % panel == 0 ? panel : per_group;
   // As for Conv: every row band re-reads all the weights, so weight-bound layers split
   // channel blocks first and rows only to feed threads.

@@ -17,7 +17,7 @@ struct ConvTransposeAttrs : Window {
 
 OpCost cost(const ConvTransposeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvTransposeAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ConvTransposeAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ConvTransposeAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ConvTransposeAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ConvTransposeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs&, const BindArgs&);

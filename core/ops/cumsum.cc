@@ -119,13 +119,13 @@ std::optional<Region> footprint(const CumSumAttrs&, const OpShapes&, const Regio
   return out;
 }
 
-TilingHints tiling_hints(const CumSumAttrs& a, const OpShapes& s, const Layout& layout) {
+TilingHints tiling_hints(const CumSumAttrs& a, const OpShapes& s, const TilingQuery& q) {
   std::vector<bool> keep_whole(s.output.size(), false);
   keep_whole[a.axis] = true;
-  TilingHints hints = elementwise_tiling_hints(s.output, layout, keep_whole);
+  TilingHints hints = elementwise_tiling_hints(s.output, q.output_layout, keep_whole);
   // A scan down the rows of a matrix ([seq, hidden], axis 0) has only the innermost dim to
   // split: in blocks of whole cache lines, so the runs stay long.
-  const int inner = layout.perm.back();
+  const int inner = q.output_layout.perm.back();
   if (hints.dims.empty() && inner != a.axis && s.output[inner] > 16) hints.dims.push_back({inner, 16});
   return hints;
 }

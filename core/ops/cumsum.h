@@ -13,7 +13,7 @@ struct CumSumAttrs {
 
 OpCost cost(const CumSumAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const CumSumAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const CumSumAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const CumSumAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const CumSumAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const CumSumAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const CumSumAttrs&, const BindArgs&);

@@ -307,8 +307,8 @@ std::optional<Region> footprint(const EinsumAttrs& a, const OpShapes& s, const R
   return r;
 }
 
-TilingHints tiling_hints(const EinsumAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const EinsumAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const EinsumAttrs&, const OpShapes& s, const LayoutQuery&) {

@@ -17,7 +17,7 @@ struct EinsumAttrs {
 
 OpCost cost(const EinsumAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const EinsumAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const EinsumAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const EinsumAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const EinsumAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const EinsumAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const EinsumAttrs&, const BindArgs&);

@@ -34,8 +34,8 @@ std::optional<Region> footprint(const ExpandAttrs&, const OpShapes& s, const Reg
   return broadcast_footprint(s.inputs[0], s.output, out);
 }
 
-TilingHints tiling_hints(const ExpandAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ExpandAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ExpandAttrs&, const OpShapes& s, const LayoutQuery&) {

@@ -9,7 +9,7 @@ struct ExpandAttrs {};
 
 OpCost cost(const ExpandAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ExpandAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ExpandAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ExpandAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ExpandAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ExpandAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ExpandAttrs&, const BindArgs&);

@@ -120,8 +120,8 @@ std::optional<Region> footprint(const GatherAttrs& a, const OpShapes& s, const R
   return r;
 }
 
-TilingHints tiling_hints(const GatherAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const GatherAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const GatherAttrs& a, const OpShapes& s, const LayoutQuery&) {

@@ -19,7 +19,7 @@ struct GatherAttrs {
 
 OpCost cost(const GatherAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const GatherAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const GatherAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const GatherAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const GatherAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const GatherAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const GatherAttrs&, const BindArgs&);

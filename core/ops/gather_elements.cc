@@ -42,8 +42,8 @@ std::optional<Region> footprint(const GatherElementsAttrs& a, const OpShapes& s,
   return r;
 }
 
-TilingHints tiling_hints(const GatherElementsAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const GatherElementsAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const GatherElementsAttrs&, const OpShapes& s, const LayoutQuery&) {

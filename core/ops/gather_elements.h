@@ -12,7 +12,7 @@ struct GatherElementsAttrs {
 
 OpCost cost(const GatherElementsAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const GatherElementsAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const GatherElementsAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const GatherElementsAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const GatherElementsAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const GatherElementsAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const GatherElementsAttrs&, const BindArgs&);

@@ -97,8 +97,8 @@ std::optional<Region> footprint(const GatherNDAttrs& a, const OpShapes& s, const
   return r;
 }
 
-TilingHints tiling_hints(const GatherNDAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const GatherNDAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const GatherNDAttrs&, const OpShapes& s, const LayoutQuery&) {

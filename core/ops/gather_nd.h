@@ -14,7 +14,7 @@ struct GatherNDAttrs {
 
 OpCost cost(const GatherNDAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const GatherNDAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const GatherNDAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const GatherNDAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const GatherNDAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const GatherNDAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const GatherNDAttrs&, const BindArgs&);

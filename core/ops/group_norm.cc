@@ -121,7 +121,7 @@ std::optional<Region> footprint(const GroupNormAttrs&, const OpShapes&, const Re
   return out;
 }
 
-TilingHints tiling_hints(const GroupNormAttrs& a, const OpShapes& s, const Layout&) {
+TilingHints tiling_hints(const GroupNormAttrs& a, const OpShapes& s, const TilingQuery&) {
   // Whole groups (channel cuts at group boundaries) and the whole spatial extent.
   return {{{0, 1}, {1, s.output[1] / a.groups}}};
 }

@@ -14,7 +14,7 @@ struct GroupNormAttrs {
 
 OpCost cost(const GroupNormAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const GroupNormAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const GroupNormAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const GroupNormAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const GroupNormAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const GroupNormAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const GroupNormAttrs&, const BindArgs&);

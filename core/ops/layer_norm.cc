@@ -66,7 +66,7 @@ std::optional<Region> footprint(const LayerNormAttrs&, const OpShapes&, const Re
   return out;
 }
 
-TilingHints tiling_hints(const LayerNormAttrs& a, const OpShapes&, const Layout&) {
+TilingHints tiling_hints(const LayerNormAttrs& a, const OpShapes&, const TilingQuery&) {
   TilingHints hints;
   for (int d = 0; d < a.axis; ++d) hints.dims.push_back({d, 1});
   return hints;

@@ -12,7 +12,7 @@ struct LayerNormAttrs {
 
 OpCost cost(const LayerNormAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const LayerNormAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const LayerNormAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const LayerNormAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const LayerNormAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const LayerNormAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const LayerNormAttrs&, const BindArgs&);

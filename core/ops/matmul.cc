@@ -148,9 +148,9 @@ std::optional<Region> footprint(const MatMulAttrs& a, const OpShapes& s, const R
   return r;
 }
 
-TilingHints tiling_hints(const MatMulAttrs& a, const OpShapes& s, const Layout&) {
+TilingHints tiling_hints(const MatMulAttrs& a, const OpShapes& s, const TilingQuery& q) {
   const MatMulDims d = matmul_dims(a, s);
-  const kernels::GemmKernel& gemm = kernels::best_gemm_kernel(detected_isa());
+  const kernels::GemmKernel& gemm = kernels::best_gemm_kernel(q.isa);
   TilingHints hints;
   for (int i = 0; i < static_cast<int>(d.batch.size()); ++i) hints.dims.push_back({i, 1});
   // Every row block re-reads its columns of B: when B outweighs A, columns come first and

@@ -22,7 +22,7 @@ struct MatMulAttrs {
 
 OpCost cost(const MatMulAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const MatMulAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const MatMulAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const MatMulAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const MatMulAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const MatMulAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const MatMulAttrs&, const BindArgs&);

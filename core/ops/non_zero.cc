@@ -47,7 +47,7 @@ std::optional<Region> footprint(const NonZeroAttrs&, const OpShapes& s, const Re
   return Region::whole(s.inputs[0]);
 }
 
-TilingHints tiling_hints(const NonZeroAttrs&, const OpShapes&, const Layout&) { return {}; }
+TilingHints tiling_hints(const NonZeroAttrs&, const OpShapes&, const TilingQuery&) { return {}; }
 
 LayoutChoice choose_layout(const NonZeroAttrs&, const OpShapes& s, const LayoutQuery&) {
   return {{std::nullopt}, Layout::identity(static_cast<int>(s.output.size()))};

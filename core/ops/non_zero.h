@@ -11,7 +11,7 @@ struct NonZeroAttrs {};
 
 OpCost cost(const NonZeroAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const NonZeroAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const NonZeroAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const NonZeroAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const NonZeroAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const NonZeroAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const NonZeroAttrs&, const BindArgs&);

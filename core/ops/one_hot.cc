@@ -65,8 +65,8 @@ std::optional<Region> footprint(const OneHotAttrs& a, const OpShapes& s, const R
   return r;
 }
 
-TilingHints tiling_hints(const OneHotAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const OneHotAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const OneHotAttrs&, const OpShapes& s, const LayoutQuery&) {

@@ -13,7 +13,7 @@ struct OneHotAttrs {
 
 OpCost cost(const OneHotAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const OneHotAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const OneHotAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const OneHotAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const OneHotAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const OneHotAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const OneHotAttrs&, const BindArgs&);

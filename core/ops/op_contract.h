@@ -2,7 +2,7 @@
 // An op kind X (attributes struct XAttrs) provides, as overloads in its own file:
 //   OpCost cost(const XAttrs&, const OpShapes&, const Region& out)
 //   std::optional<Region> footprint(const XAttrs&, const OpShapes&, const Region& out, int input)
-//   TilingHints tiling_hints(const XAttrs&, const OpShapes&, const Layout& output_layout)
+//   TilingHints tiling_hints(const XAttrs&, const OpShapes&, const TilingQuery&)
 //   LayoutChoice choose_layout(const XAttrs&, const OpShapes&, const LayoutQuery&)
 //   void reference(const XAttrs&, const OpShapes&, std::span<const void* const> in, void* out)
 // reference() reads and writes elements of the dtypes in OpShapes (null for omitted inputs).
@@ -90,6 +90,13 @@ struct SplitDim {
 };
 struct TilingHints {
   std::vector<SplitDim> dims;
+};
+// What tiling hints depend on besides the shapes: the output's layout, and the ISA the
+// model's kernels run (its GEMM micro-kernel's panel width and row block set the granularity
+// of cuts; a model capped to AVX2 on an AVX-512 machine is cut for AVX2's kernels).
+struct TilingQuery {
+  Layout output_layout;
+  Isa isa = Isa::kScalar;
 };
 
 // Input layouts as they stand, and which inputs are constants. Constants stay row-major:

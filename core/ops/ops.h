@@ -10,10 +10,13 @@
 #include "core/ops/concat.h"
 #include "core/ops/conv.h"
 #include "core/ops/conv_transpose.h"
+#include "core/ops/cumsum.h"
+#include "core/ops/einsum.h"
 #include "core/ops/expand.h"
 #include "core/ops/gather.h"
 #include "core/ops/gather_elements.h"
 #include "core/ops/gather_nd.h"
+#include "core/ops/group_norm.h"
 #include "core/ops/layer_norm.h"
 #include "core/ops/matmul.h"
 #include "core/ops/node_parser.h"
@@ -24,29 +27,26 @@
 #include "core/ops/reduce.h"
 #include "core/ops/resize.h"
 #include "core/ops/scatter.h"
+#include "core/ops/shape_values.h"
 #include "core/ops/slice.h"
 #include "core/ops/softmax.h"
+#include "core/ops/space_depth.h"
 #include "core/ops/tile.h"
 #include "core/ops/top_k.h"
 #include "core/ops/transpose.h"
+#include "core/ops/trilu.h"
 #include "core/ops/typed_elementwise.h"
 #include "core/ops/unary.h"
 #include "core/ops/view.h"
-#include "core/ops/shape_values.h"
-#include "core/ops/trilu.h"
-#include "core/ops/cumsum.h"
-#include "core/ops/group_norm.h"
-#include "core/ops/space_depth.h"
-#include "core/ops/einsum.h"
 
 namespace tessera::ops {
 
-using OpAttrs = std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs,
-                             ReduceAttrs, ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs,
-                             ResizeAttrs, SliceAttrs, GatherAttrs, PadAttrs, ExpandAttrs, ElementwiseAttrs,
-                             RangeAttrs, ConstantOfShapeAttrs, TriluAttrs, CumSumAttrs, GroupNormAttrs, SpaceDepthAttrs,
-                             EinsumAttrs, GatherElementsAttrs, GatherNDAttrs, ScatterNDAttrs, ScatterElementsAttrs,
-                             TileAttrs, NonZeroAttrs, ArgReduceAttrs, TopKAttrs, OneHotAttrs>;
+using OpAttrs =
+    std::variant<ConvAttrs, MatMulAttrs, UnaryAttrs, BinaryAttrs, SoftmaxAttrs, LayerNormAttrs, PoolAttrs, ReduceAttrs,
+                 ConcatAttrs, TransposeAttrs, ViewAttrs, BatchNormAttrs, ConvTransposeAttrs, ResizeAttrs, SliceAttrs,
+                 GatherAttrs, PadAttrs, ExpandAttrs, ElementwiseAttrs, RangeAttrs, ConstantOfShapeAttrs, TriluAttrs,
+                 CumSumAttrs, GroupNormAttrs, SpaceDepthAttrs, EinsumAttrs, GatherElementsAttrs, GatherNDAttrs,
+                 ScatterNDAttrs, ScatterElementsAttrs, TileAttrs, NonZeroAttrs, ArgReduceAttrs, TopKAttrs, OneHotAttrs>;
 
 // A parsed node: one single-output op per node output. The graph IR is single-output, so a
 // node with several outputs (Split) lowers to one op per output: output 0 here, outputs
@@ -70,8 +70,8 @@ inline OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out) {
 inline std::optional<Region> op_footprint(const OpAttrs& a, const OpShapes& s, const Region& out, int input) {
   return std::visit([&](const auto& x) { return footprint(x, s, out, input); }, a);
 }
-inline TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const Layout& output_layout) {
-  return std::visit([&](const auto& x) { return tiling_hints(x, s, output_layout); }, a);
+inline TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const TilingQuery& q) {
+  return std::visit([&](const auto& x) { return tiling_hints(x, s, q); }, a);
 }
 inline LayoutChoice op_choose_layout(const OpAttrs& a, const OpShapes& s, const LayoutQuery& q) {
   return std::visit([&](const auto& x) { return choose_layout(x, s, q); }, a);

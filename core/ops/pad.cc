@@ -114,8 +114,8 @@ std::optional<Region> footprint(const PadAttrs& a, const OpShapes& s, const Regi
   return r;
 }
 
-TilingHints tiling_hints(const PadAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const PadAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const PadAttrs&, const OpShapes& s, const LayoutQuery& q) {

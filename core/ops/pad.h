@@ -15,7 +15,7 @@ struct PadAttrs {
 
 OpCost cost(const PadAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const PadAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const PadAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const PadAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const PadAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const PadAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const PadAttrs&, const BindArgs&);

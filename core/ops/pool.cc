@@ -64,7 +64,7 @@ std::optional<Region> footprint(const PoolAttrs& a, const OpShapes& s, const Reg
   return r;
 }
 
-TilingHints tiling_hints(const PoolAttrs& a, const OpShapes&, const Layout&) {
+TilingHints tiling_hints(const PoolAttrs& a, const OpShapes&, const TilingQuery&) {
   if (a.kind == PoolAttrs::Kind::kGlobalAverage) return {{{0, 1}, {1, 16}}};
   return {{{0, 1}, {2, 1}, {1, 16}}};
 }

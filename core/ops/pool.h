@@ -14,7 +14,7 @@ struct PoolAttrs : Window {
 
 OpCost cost(const PoolAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const PoolAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const PoolAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const PoolAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const PoolAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const PoolAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const PoolAttrs&, const BindArgs&);

@@ -93,8 +93,8 @@ std::optional<Region> footprint(const ReduceAttrs& a, const OpShapes& s, const R
   return r;
 }
 
-TilingHints tiling_hints(const ReduceAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ReduceAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ReduceAttrs&, const OpShapes& s, const LayoutQuery&) {

@@ -25,7 +25,7 @@ struct ResizeAttrs {
 
 OpCost cost(const ResizeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ResizeAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ResizeAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ResizeAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ResizeAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ResizeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ResizeAttrs&, const BindArgs&);

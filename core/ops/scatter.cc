@@ -51,7 +51,7 @@ struct ArithmeticOf {
   using type = T;
 };
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 struct ArithmeticOf<T> {
   using type = std::make_unsigned_t<T>;
 };
@@ -143,8 +143,8 @@ std::optional<Region> footprint(const ScatterNDAttrs&, const OpShapes& s, const 
   return Region::whole(s.inputs[input]);  // any update may land in the region
 }
 
-TilingHints tiling_hints(const ScatterNDAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ScatterNDAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ScatterNDAttrs&, const OpShapes& s, const LayoutQuery&) {
@@ -260,8 +260,8 @@ std::optional<Region> footprint(const ScatterElementsAttrs& a, const OpShapes& s
   return r;
 }
 
-TilingHints tiling_hints(const ScatterElementsAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ScatterElementsAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ScatterElementsAttrs&, const OpShapes& s, const LayoutQuery&) {

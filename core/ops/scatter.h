@@ -21,14 +21,14 @@ struct ScatterElementsAttrs {
 
 OpCost cost(const ScatterNDAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ScatterNDAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ScatterNDAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ScatterNDAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ScatterNDAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ScatterNDAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ScatterNDAttrs&, const BindArgs&);
 
 OpCost cost(const ScatterElementsAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ScatterElementsAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ScatterElementsAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ScatterElementsAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ScatterElementsAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ScatterElementsAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ScatterElementsAttrs&, const BindArgs&);

@@ -163,7 +163,7 @@ OpCost cost(const RangeAttrs&, const OpShapes&, const Region& out) {
 
 std::optional<Region> footprint(const RangeAttrs&, const OpShapes&, const Region&, int) { return std::nullopt; }
 
-TilingHints tiling_hints(const RangeAttrs&, const OpShapes&, const Layout&) { return {}; }
+TilingHints tiling_hints(const RangeAttrs&, const OpShapes&, const TilingQuery&) { return {}; }
 
 LayoutChoice choose_layout(const RangeAttrs&, const OpShapes& s, const LayoutQuery&) {
   return {std::vector<std::optional<Layout>>(s.inputs.size()), Layout::identity(1)};
@@ -191,7 +191,7 @@ std::optional<Region> footprint(const ConstantOfShapeAttrs&, const OpShapes&, co
   return std::nullopt;
 }
 
-TilingHints tiling_hints(const ConstantOfShapeAttrs&, const OpShapes&, const Layout&) { return {}; }
+TilingHints tiling_hints(const ConstantOfShapeAttrs&, const OpShapes&, const TilingQuery&) { return {}; }
 
 LayoutChoice choose_layout(const ConstantOfShapeAttrs&, const OpShapes& s, const LayoutQuery&) {
   return {{std::nullopt}, Layout::identity(static_cast<int>(s.output.size()))};

@@ -15,14 +15,14 @@ struct ConstantOfShapeAttrs {
 
 OpCost cost(const RangeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const RangeAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const RangeAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const RangeAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const RangeAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const RangeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const RangeAttrs&, const BindArgs&);
 
 OpCost cost(const ConstantOfShapeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConstantOfShapeAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ConstantOfShapeAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ConstantOfShapeAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ConstantOfShapeAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ConstantOfShapeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConstantOfShapeAttrs&, const BindArgs&);

@@ -147,8 +147,8 @@ std::optional<Region> footprint(const SliceAttrs& a, const OpShapes&, const Regi
   return r;
 }
 
-TilingHints tiling_hints(const SliceAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const SliceAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const SliceAttrs&, const OpShapes& s, const LayoutQuery& q) {

@@ -14,7 +14,7 @@ struct SliceAttrs {
 
 OpCost cost(const SliceAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const SliceAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const SliceAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const SliceAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const SliceAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const SliceAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const SliceAttrs&, const BindArgs&);

@@ -28,12 +28,12 @@ OpCost cost(const SoftmaxAttrs&, const OpShapes&, const Region& out) {
 
 std::optional<Region> footprint(const SoftmaxAttrs&, const OpShapes&, const Region& out, int) { return out; }
 
-TilingHints tiling_hints(const SoftmaxAttrs& a, const OpShapes& s, const Layout& layout) {
+TilingHints tiling_hints(const SoftmaxAttrs& a, const OpShapes& s, const TilingQuery& q) {
   std::vector<bool> keep(s.output.size(), false);
   keep[a.axis] = true;
   // The innermost dimension may be split too when it is not the axis.
-  TilingHints hints = elementwise_tiling_hints(s.output, layout, keep);
-  const int inner = layout.perm.back();
+  TilingHints hints = elementwise_tiling_hints(s.output, q.output_layout, keep);
+  const int inner = q.output_layout.perm.back();
   if (inner != a.axis && s.output[inner] > 1) hints.dims.push_back({inner, 1});
   return hints;
 }

@@ -202,7 +202,7 @@ std::optional<Region> footprint(const SpaceDepthAttrs& a, const OpShapes& s, con
   return hull;
 }
 
-TilingHints tiling_hints(const SpaceDepthAttrs& a, const OpShapes&, const Layout&) {
+TilingHints tiling_hints(const SpaceDepthAttrs& a, const OpShapes&, const TilingQuery&) {
   // Batch items and bands of rows; DepthToSpace rows in whole blocks so that no two tiles
   // read the same input row. Channel blocks only where their sources are a channel block too
   // (CRD); elsewhere every channel block reads nearly all input channels.

@@ -14,7 +14,7 @@ struct SpaceDepthAttrs {
 
 OpCost cost(const SpaceDepthAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const SpaceDepthAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const SpaceDepthAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const SpaceDepthAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const SpaceDepthAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const SpaceDepthAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const SpaceDepthAttrs&, const BindArgs&);

@@ -46,8 +46,8 @@ std::optional<Region> footprint(const TileAttrs&, const OpShapes& s, const Regio
   return r;
 }
 
-TilingHints tiling_hints(const TileAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const TileAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const TileAttrs&, const OpShapes& s, const LayoutQuery&) {

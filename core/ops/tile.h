@@ -10,7 +10,7 @@ struct TileAttrs {};  // the repeats are the ratio of the output shape to the in
 
 OpCost cost(const TileAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const TileAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const TileAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const TileAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const TileAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const TileAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const TileAttrs&, const BindArgs&);

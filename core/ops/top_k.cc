@@ -82,10 +82,10 @@ std::optional<Region> footprint(const TopKAttrs& a, const OpShapes& s, const Reg
   return r;
 }
 
-TilingHints tiling_hints(const TopKAttrs& a, const OpShapes& s, const Layout& layout) {
+TilingHints tiling_hints(const TopKAttrs& a, const OpShapes& s, const TilingQuery& q) {
   std::vector<bool> keep_whole(s.output.size(), false);
   keep_whole[a.axis] = true;  // each tile holds whole rows
-  return elementwise_tiling_hints(s.output, layout, keep_whole);
+  return elementwise_tiling_hints(s.output, q.output_layout, keep_whole);
 }
 
 LayoutChoice choose_layout(const TopKAttrs&, const OpShapes& s, const LayoutQuery&) {

@@ -15,7 +15,7 @@ struct TopKAttrs {
 
 OpCost cost(const TopKAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const TopKAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const TopKAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const TopKAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const TopKAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const TopKAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const TopKAttrs&, const BindArgs&);

@@ -13,7 +13,7 @@ struct TransposeAttrs {
 
 OpCost cost(const TransposeAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const TransposeAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const TransposeAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const TransposeAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const TransposeAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const TransposeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const TransposeAttrs&, const BindArgs&);

@@ -90,8 +90,8 @@ std::optional<Region> footprint(const TriluAttrs&, const OpShapes&, const Region
   return out;
 }
 
-TilingHints tiling_hints(const TriluAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const TriluAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const TriluAttrs&, const OpShapes& s, const LayoutQuery&) {

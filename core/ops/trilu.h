@@ -13,7 +13,7 @@ struct TriluAttrs {
 
 OpCost cost(const TriluAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const TriluAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const TriluAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const TriluAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const TriluAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const TriluAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const TriluAttrs&, const BindArgs&);

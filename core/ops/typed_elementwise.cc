@@ -353,8 +353,8 @@ std::optional<Region> footprint(const ElementwiseAttrs&, const OpShapes& s, cons
   return broadcast_footprint(s.inputs[input], s.output, out);
 }
 
-TilingHints tiling_hints(const ElementwiseAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const ElementwiseAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const ElementwiseAttrs&, const OpShapes& s, const LayoutQuery& q) {

@@ -41,7 +41,7 @@ struct ElementwiseAttrs {
 
 OpCost cost(const ElementwiseAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ElementwiseAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ElementwiseAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ElementwiseAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ElementwiseAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ElementwiseAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ElementwiseAttrs&, const BindArgs&);

@@ -135,8 +135,8 @@ OpCost cost(const UnaryAttrs& a, const OpShapes& s, const Region& out) {
 
 std::optional<Region> footprint(const UnaryAttrs&, const OpShapes&, const Region& out, int) { return out; }
 
-TilingHints tiling_hints(const UnaryAttrs&, const OpShapes& s, const Layout& layout) {
-  return elementwise_tiling_hints(s.output, layout);
+TilingHints tiling_hints(const UnaryAttrs&, const OpShapes& s, const TilingQuery& q) {
+  return elementwise_tiling_hints(s.output, q.output_layout);
 }
 
 LayoutChoice choose_layout(const UnaryAttrs&, const OpShapes& s, const LayoutQuery& q) {

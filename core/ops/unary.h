@@ -13,7 +13,7 @@ struct UnaryAttrs {
 
 OpCost cost(const UnaryAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const UnaryAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const UnaryAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const UnaryAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const UnaryAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const UnaryAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const UnaryAttrs&, const BindArgs&);

@@ -140,7 +140,7 @@ std::optional<Region> footprint(const ViewAttrs&, const OpShapes& s, const Regio
   return reshape_region(out, s.output, s.inputs[0]);
 }
 
-TilingHints tiling_hints(const ViewAttrs&, const OpShapes&, const Layout&) { return {}; }
+TilingHints tiling_hints(const ViewAttrs&, const OpShapes&, const TilingQuery&) { return {}; }
 
 LayoutChoice choose_layout(const ViewAttrs&, const OpShapes& s, const LayoutQuery&) {
   // Row-major in, row-major out: only then is the output the input's bytes.

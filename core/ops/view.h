@@ -11,7 +11,7 @@ struct ViewAttrs {};
 
 OpCost cost(const ViewAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ViewAttrs&, const OpShapes&, const Region& out, int input);
-TilingHints tiling_hints(const ViewAttrs&, const OpShapes&, const Layout& output_layout);
+TilingHints tiling_hints(const ViewAttrs&, const OpShapes&, const TilingQuery& query);
 LayoutChoice choose_layout(const ViewAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ViewAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ViewAttrs&, const BindArgs&);

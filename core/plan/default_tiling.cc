@@ -37,7 +37,7 @@ tiles::TilingPlan default_tiling(const graph::Graph& g, const TilingOptions& opt
       wanted = std::clamp<double>(wanted, 1, options.max_tiles_per_node);
       double tiles = 1;
       // Split the preferred dimensions first, each as far as it goes.
-      for (const ops::SplitDim& split : ops::op_tiling_hints(node.attrs, shapes, out.layout).dims) {
+      for (const ops::SplitDim& split : ops::op_tiling_hints(node.attrs, shapes, {out.layout, options.isa}).dims) {
         const double goal = split.only_for_threads ? std::min(wanted, for_threads) : wanted;
         if (tiles >= goal) continue;
         const int64_t units = ceil_div(out.shape[split.dim], split.alignment);

@@ -15,6 +15,7 @@ struct TilingOptions {
   // Tiles below this much work are not split further to feed threads.
   double min_tile_flops = 1.5e5;
   int max_tiles_per_node = 512;
+  Isa isa = detected_isa();  // the kernels' ISA: their GEMM panels set the granularity of cuts
 };
 
 tiles::TilingPlan default_tiling(const graph::Graph& g, const TilingOptions& options);

@@ -35,6 +35,7 @@ Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile,
   out.default_seconds = predict(start, profile, threads, options.scheduler).latency;
 
   TilingSearchOptions search = options.search;
+  search.configs.isa = options.defaults.isa;
   search.threads = threads;
   search.scheduler = options.scheduler;
   search.model_bytes = static_cast<double>(start.weight_bytes + start.arena_bytes);

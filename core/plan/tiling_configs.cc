@@ -40,7 +40,7 @@ std::vector<tiles::NodeTiling> node_configurations(const graph::Graph& g, int no
 
   // The dimensions worth cutting: more than one unit of their alignment.
   std::vector<ops::SplitDim> dims;
-  for (const ops::SplitDim& split : ops::op_tiling_hints(n.attrs, shapes, out.layout).dims) {
+  for (const ops::SplitDim& split : ops::op_tiling_hints(n.attrs, shapes, {out.layout, options.isa}).dims) {
     if (ceil_div(out.shape[split.dim], split.alignment) > 1) dims.push_back(split);
   }
   auto add = [&](const std::vector<std::pair<ops::SplitDim, int64_t>>& parts) {

@@ -14,6 +14,7 @@ struct ConfigOptions {
   int threads = 1;
   int max_tiles = 64;            // no configuration has more tiles
   double min_tile_work = 3.0e4;  // FLOPs (or bytes moved): smaller tiles cost more than they bring
+  Isa isa = detected_isa();      // the kernels\' ISA: their GEMM panels set the granularity of cuts
 };
 
 // The distinct configurations of graph node `node` (not a view), the one-tile grid first.

@@ -81,7 +81,7 @@ struct Link {
 
 Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile, const tiles::TilingPlan& start,
                                    const TilingSearchOptions& options) {
-  TESSERA_RETURN_IF_ERROR(tiles::validate_plan(g, start));
+  TESSERA_RETURN_IF_ERROR(tiles::validate_plan(g, start, options.configs.isa));
   const int threads = std::max(1, options.threads);
   const bool barrier = options.scheduler == SimScheduler::kBarrier;
   ConfigOptions config_options = options.configs;

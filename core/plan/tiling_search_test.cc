@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/graph/build.h"
+#include "core/kernels/gemm/gemm.h"
 #include "core/model/load.h"
 #include "core/plan/cost_model.h"
 #include "core/plan/planner.h"
@@ -88,7 +89,7 @@ TEST_CASE("a node's configurations are distinct legal tilings, the one-tile grid
           CHECK(configs[i].tile_count() <= options.max_tiles);
           tiles::TilingPlan plan = base;
           plan.nodes[n] = configs[i];
-          CHECK(tiles::validate_plan(g, plan).ok());
+          CHECK(tiles::validate_plan(g, plan, detected_isa()).ok());
           for (size_t j = 0; j < i; ++j) CHECK(configs[i].cuts != configs[j].cuts);
         }
       }
@@ -112,6 +113,35 @@ TEST_CASE("a node's configurations are distinct legal tilings, the one-tile grid
   CHECK(crossed > 0);
 }
 
+TEST_CASE("channel cuts follow the GEMM panels of the ISA the kernels run, not of the machine") {
+  const graph::Graph g = residual_cnn();
+  const int64_t widest = kernels::best_gemm_kernel(Isa::kAvx512).nr;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2Fma, Isa::kAvx512}) {
+    const int64_t panel = kernels::best_gemm_kernel(isa).nr;
+    INFO("ISA " << isa_name(isa) << ", panel " << panel);
+    ConfigOptions options;
+    options.threads = 2;
+    options.isa = isa;
+    size_t channel_splits = 0, finer = 0;  // finer: cuts the widest panel would not allow
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      if (g.nodes[n].op != "Conv") continue;
+      for (const tiles::NodeTiling& t : node_configurations(g, static_cast<int>(n), options)) {
+        const std::vector<int64_t>& cuts = t.cuts[1];
+        for (size_t i = 1; i + 1 < cuts.size(); ++i, ++channel_splits) {
+          CHECK(cuts[i] % panel == 0);
+          finer += cuts[i] % widest != 0;
+        }
+      }
+      // A cut inside a panel is refused for this ISA.
+      tiles::TilingPlan plan = default_tiling(g, {.threads = 1, .isa = isa});
+      plan.nodes[n].cuts[1] = {0, panel / 2, g.tensors[g.nodes[n].output].shape[1]};
+      if (panel > 1) CHECK(!tiles::validate_plan(g, plan, isa).ok());
+    }
+    CHECK(channel_splits > 0);
+    if (panel < widest) CHECK(finer > 0);
+  }
+}
+
 TEST_CASE("the search returns a valid plan that costs no more than the default it starts from") {
   for (const graph::Graph& g : graphs()) {
     for (int threads : {1, 2, 3}) {
@@ -123,7 +153,7 @@ TEST_CASE("the search returns a valid plan that costs no more than the default i
           options.scheduler = scheduler;
           auto found = search_tiling(g, profile_with_tile_cost(tile_cost), start, options);
           REQUIRE(found.ok());
-          CHECK(tiles::validate_plan(g, found->plan).ok());
+          CHECK(tiles::validate_plan(g, found->plan, detected_isa()).ok());
           CHECK(found->search.cost <= found->start_cost + 1e-12);
           CHECK(found->search.exact);  // these graphs reduce: elimination is exact
           CHECK(found->nodes > 0);
@@ -168,7 +198,7 @@ TEST_CASE("the planner keeps the default plan unless the simulator predicts the 
       CHECK(searched->searched);
       const double used = searched->kept_default ? searched->default_seconds : searched->search_seconds;
       CHECK(used <= searched->default_seconds);
-      CHECK(tiles::validate_plan(g, searched->plan).ok());
+      CHECK(tiles::validate_plan(g, searched->plan, detected_isa()).ok());
       if (searched->kept_default) {
         CHECK(searched->search_seconds >= searched->default_seconds);
       } else {

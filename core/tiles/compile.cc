@@ -42,7 +42,7 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
 }  // namespace
 
 Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options) {
-  TESSERA_RETURN_IF_ERROR(validate_plan(g, plan));
+  TESSERA_RETURN_IF_ERROR(validate_plan(g, plan, options.max_isa));
   TileGraph out;
   const MemoryPlan memory = plan_memory(g, options.reuse_memory);
   out.arena_bytes = memory.arena_bytes;

@@ -19,7 +19,7 @@ bool owns_tiles(const graph::Graph& g, size_t node) {
   return !ops::is_view(g.nodes[node].attrs) && g.tensors[g.nodes[node].output].alias_of < 0;
 }
 
-Status validate_plan(const graph::Graph& g, const TilingPlan& plan) {
+Status validate_plan(const graph::Graph& g, const TilingPlan& plan, Isa isa) {
   if (plan.nodes.size() != g.nodes.size()) return Status::error("tiling plan has the wrong number of nodes");
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
@@ -28,7 +28,7 @@ Status validate_plan(const graph::Graph& g, const TilingPlan& plan) {
     const graph::Tensor& out = g.tensors[node.output];
     const NodeTiling& t = plan.nodes[n];
     if (t.cuts.size() != out.shape.size()) return Status::error(path + ": tiling has the wrong rank");
-    const ops::TilingHints hints = ops::op_tiling_hints(node.attrs, g.shapes_of(node), out.layout);
+    const ops::TilingHints hints = ops::op_tiling_hints(node.attrs, g.shapes_of(node), {out.layout, isa});
     for (size_t d = 0; d < out.shape.size(); ++d) {
       const auto& cuts = t.cuts[d];
       if (cuts.size() < 2 || cuts.front() != 0 || cuts.back() != out.shape[d]) {

@@ -55,7 +55,7 @@ struct TilingPlan {
 
 // Checks that every entry matches its node's rank and sizes, cuts are strictly increasing
 // from 0 to the size, and only dimensions the op allows to split are split (at multiples of
-// the op's alignment, except at the end).
-Status validate_plan(const graph::Graph& g, const TilingPlan& plan);
+// the op's alignment for the kernels of `isa`, except at the end).
+Status validate_plan(const graph::Graph& g, const TilingPlan& plan, Isa isa);
 
 }  // namespace tessera::tiles
