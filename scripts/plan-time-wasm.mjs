@@ -11,13 +11,11 @@
 // Default: build/test-zoo-full/resnet50_b1.json, build/test-zoo-full/bert_base.json and
 // build/ocr-models/ocr_det.json with --shape x=1x3x640x640; missing ones are skipped with a
 // note. Needs scripts/build-wasm.sh first.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { createEngine } from 'tessera';
-import { REPO, median } from './bench-models.mjs';
+import { REPO, median, runOptimisingWasm } from './bench-models.mjs';
 
 const DEFAULT_MODELS = ['build/test-zoo-full/resnet50_b1.json', 'build/test-zoo-full/bert_base.json',
                         'build/ocr-models/ocr_det.json'].map((file) => path.join(REPO, file));
@@ -126,12 +124,4 @@ async function main() {
   }
 }
 
-// V8 compiles wasm with its optimising tier from the start, as in scripts/bench-wasm.mjs:
-// otherwise the first loads plan in the baseline tier's code.
-if (process.execArgv.includes('--no-liftoff')) {
-  await main();
-} else {
-  const script = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, ['--no-liftoff', script, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exitCode = child.status ?? 1;
-}
+await runOptimisingWasm(import.meta.url, main);

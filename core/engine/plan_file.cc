@@ -75,10 +75,6 @@ Result<SavedPlan> parse_plan_file(const std::string& text) {
   const json* model = field("model");
   if (!model || !model->is_string()) return Status::error("plan file: \"model\" must be a string");
   saved.model = model->get<std::string>();
-  const json* threads = field("threads");
-  if (threads && threads->is_number_integer()) saved.threads = static_cast<int>(threads->get<int64_t>());
-  const json* planner = field("planner");
-  if (planner && planner->is_string()) saved.planner = planner->get<std::string>();
   const json* inputs = field("inputs");
   if (!inputs || !inputs->is_array()) return Status::error("plan file: \"inputs\" must be an array");
   for (size_t i = 0; i < inputs->size(); ++i) {

@@ -15,8 +15,6 @@ namespace tessera {
 struct SavedPlan {
   std::string model;
   InputDims inputs;  // the dims it was made for, in the model's input order
-  int threads = 1;
-  std::string planner;
   struct Node {
     std::string name;
     std::string op;

@@ -29,8 +29,8 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
       options_.plan_scheduler == Scheduler::kBarrier ? plan::SimScheduler::kBarrier : plan::SimScheduler::kDynamic;
   options.compile.reuse_memory = options_.reuse_memory;
   options.compile.max_isa = isa_;
-  const tiles::TilingPlan default_plan = plan::default_tiling(g, options.defaults);
-  auto describe = [&](const tiles::TilingPlan& chosen, const plan::PlannedTiling* planned) {
+  auto describe = [&](const tiles::TilingPlan& chosen, const tiles::TilingPlan& default_plan,
+                      const plan::PlannedTiling* planned) {
     for (size_t n = 0; n < g.nodes.size(); ++n) {
       if (!tiles::owns_tiles(g, n)) continue;
       NodePlan node{g.nodes[n].name, g.nodes[n].op, grid_of(chosen.nodes[n]), grid_of(default_plan.nodes[n])};
@@ -46,13 +46,14 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
     TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, g, isa_));
     report->planner = "file";
-    describe(saved, nullptr);
+    describe(saved, plan::default_tiling(g, options.defaults), nullptr);
     return saved;
   }
   plan::parse_planner(options_.planner, &options.planner);  // checked when the model loaded
   report->planner = plan::planner_name(options.planner);
   if (options.planner == plan::Planner::kDefault) {
-    describe(default_plan, nullptr);
+    tiles::TilingPlan default_plan = plan::default_tiling(g, options.defaults);
+    describe(default_plan, default_plan, nullptr);
     return default_plan;
   }
   TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options_.profile, isa_));
@@ -69,7 +70,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   report->core_nodes = planned.search.search.core_nodes;
   report->default_predicted_ms = planned.default_seconds * 1e3;
   report->predicted_ms = (planned.kept_default ? planned.default_seconds : planned.search_seconds) * 1e3;
-  describe(planned.plan, &planned);
+  describe(planned.plan, planned.default_plan, &planned);
   return std::move(planned.plan);
 }
 

@@ -19,19 +19,15 @@ const char* planner_name(Planner planner) { return planner == Planner::kSearch ?
 
 Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile, const PlannerOptions& options) {
   PlannedTiling out;
-  out.planner = options.planner;
-  out.plan = default_tiling(g, options.defaults);
+  out.default_plan = default_tiling(g, options.defaults);
+  out.plan = out.default_plan;
   if (options.planner == Planner::kDefault) return out;
 
   tiles::CompileOptions skeleton = options.compile;
   skeleton.bind_kernels = false;
   skeleton.store = nullptr;
   const int threads = options.defaults.threads;
-  auto simulate_plan = [&](const tiles::TilingPlan& plan) -> Result<double> {
-    TESSERA_ASSIGN_OR_RETURN(tiles::TileGraph graph, tiles::compile(g, plan, skeleton));
-    return predict(graph, profile, threads, options.scheduler).latency;
-  };
-  TESSERA_ASSIGN_OR_RETURN(tiles::TileGraph start, tiles::compile(g, out.plan, skeleton));
+  TESSERA_ASSIGN_OR_RETURN(tiles::TileGraph start, tiles::compile(g, out.default_plan, skeleton));
   out.default_seconds = predict(start, profile, threads, options.scheduler).latency;
 
   TilingSearchOptions search = options.search;
@@ -39,8 +35,9 @@ Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile,
   search.threads = threads;
   search.scheduler = options.scheduler;
   search.model_bytes = static_cast<double>(start.weight_bytes + start.arena_bytes);
-  TESSERA_ASSIGN_OR_RETURN(out.search, search_tiling(g, profile, out.plan, search));
-  TESSERA_ASSIGN_OR_RETURN(out.search_seconds, simulate_plan(out.search.plan));
+  TESSERA_ASSIGN_OR_RETURN(out.search, search_tiling(g, profile, out.default_plan, search));
+  TESSERA_ASSIGN_OR_RETURN(tiles::TileGraph searched, tiles::compile(g, out.search.plan, skeleton));
+  out.search_seconds = predict(searched, profile, threads, options.scheduler).latency;
   out.searched = true;
   out.kept_default = out.search_seconds >= out.default_seconds;
   if (!out.kept_default) out.plan = out.search.plan;

@@ -28,13 +28,13 @@ struct PlannerOptions {
 };
 
 struct PlannedTiling {
-  tiles::TilingPlan plan;
-  Planner planner = Planner::kDefault;  // what was asked
-  bool searched = false;                // the search ran
-  bool kept_default = false;            // it ran, and its plan was not predicted faster
-  double default_seconds = 0;           // simulated latency of the default plan (searched only)
-  double search_seconds = 0;            // simulated latency of the searched plan (searched only)
-  TilingSearch search;                  // searched only
+  tiles::TilingPlan plan;          // the plan to use
+  tiles::TilingPlan default_plan;  // the default heuristic's, whatever the planner
+  bool searched = false;           // the search ran
+  bool kept_default = false;       // it ran, and its plan was not predicted faster
+  double default_seconds = 0;      // simulated latency of the default plan (searched only)
+  double search_seconds = 0;       // simulated latency of the searched plan (searched only)
+  TilingSearch search;             // searched only
 };
 
 Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile, const PlannerOptions& options);

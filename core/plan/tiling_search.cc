@@ -13,19 +13,18 @@ namespace {
 
 // What a node's configuration costs on P threads when it runs alone: its work (kernel
 // seconds and per-tile overhead, summed over tiles) spread over the threads, and its span,
-// the time until its last tile ends when the tiles are dealt out evenly.
+// the time until its last tile ends when the tiles are dealt out evenly, and the idle tail
+// (span - work / P) that other work must fill.
 struct Priced {
   double work = 0;
   double span = 0;
-  int threads = 1;
-  double tail() const { return span - work / threads; }  // idle time unless other work fills it
+  double tail = 0;
 };
 
 Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTiling& tiling, const TilePricer& pricer,
              const Profile& profile, int threads) {
   const ops::OpShapes shapes = g.shapes_of(node);
-  double elements = 1;
-  for (int64_t d : shapes.output) elements *= static_cast<double>(d);
+  const auto elements = static_cast<double>(ops::element_count(shapes.output));
   double weight_bytes = 0;
   for (int input : node.inputs) {
     if (input >= 0 && g.tensors[input].is_constant()) weight_bytes += static_cast<double>(g.tensors[input].bytes());
@@ -33,7 +32,6 @@ Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTi
   const auto tiles = static_cast<uint32_t>(tiling.tile_count());
   const TilePricer::Node priced = pricer.node(elements, weight_bytes, tiles);
   Priced p;
-  p.threads = threads;
   double longest = 0;
   tiles::for_each_tile(tiling, [&](const ops::Region& region) {
     const double s =
@@ -44,6 +42,7 @@ Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTi
   });
   const double rounds = std::ceil(static_cast<double>(tiles) / threads);
   p.span = std::max(longest, rounds * p.work / tiles);
+  p.tail = p.span - p.work / threads;
   return p;
 }
 
@@ -59,18 +58,6 @@ std::vector<ops::Region> footprints(const graph::Graph& g, const graph::Node& co
     out.push_back(*f);
   });
   return out;
-}
-
-// How many tiles of `tiling` a region intersects.
-int64_t intersecting(const tiles::NodeTiling& tiling, const ops::Region& region) {
-  int64_t count = 1;
-  for (size_t d = 0; d < tiling.cuts.size(); ++d) {
-    const auto& cuts = tiling.cuts[d];
-    const auto lo = std::upper_bound(cuts.begin(), cuts.end(), region.begin[d]) - cuts.begin() - 1;
-    const auto hi = std::lower_bound(cuts.begin(), cuts.end(), region.end[d]) - cuts.begin();
-    count *= std::max<int64_t>(0, hi - lo);
-  }
-  return count;
 }
 
 struct Link {
@@ -143,7 +130,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
       for (size_t a = 0; a < np; ++a) {
         int64_t edges = 0, fewest = -1;
         for (const ops::Region& r : reads) {
-          const int64_t k = intersecting(configs[p][a], r);
+          const int64_t k = tiles::intersecting_tile_count(configs[p][a], r);
           edges += k;
           fewest = fewest < 0 ? k : std::min(fewest, k);
         }
@@ -153,7 +140,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
         const double share =
             fewest < 0 ? 0 : static_cast<double>(fewest) / static_cast<double>(configs[p][a].tile_count());
         double cost = static_cast<double>(edges) * profile.executor.edge / threads;
-        if (!barrier) cost += share * priced[p][a].tail() / consumers[p];
+        if (!barrier) cost += share * priced[p][a].tail / consumers[p];
         edge.costs[a * nc + b] = cost;
       }
     }

@@ -5,6 +5,8 @@
 #include "core/tiles/edges.h"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 namespace tessera::tiles {
 
@@ -54,6 +56,14 @@ class ByteSet {
   std::vector<ByteRange> ranges_;
 };
 
+// The cells [lo, hi) of one dimension's cuts that [begin, end) overlaps: the first cell whose
+// end passes begin, to the last whose begin precedes end (lo >= hi: none).
+std::pair<size_t, size_t> overlapped_cells(const std::vector<int64_t>& cuts, int64_t begin, int64_t end) {
+  const auto lo = std::upper_bound(cuts.begin(), cuts.end(), begin) - cuts.begin() - 1;
+  const auto hi = std::lower_bound(cuts.begin(), cuts.end(), end) - cuts.begin();
+  return {static_cast<size_t>(lo), static_cast<size_t>(hi)};
+}
+
 }  // namespace
 
 int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region) {
@@ -70,11 +80,8 @@ void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops
   const int rank = static_cast<int>(tiling.cuts.size());
   std::array<size_t, ops::kMaxRank> lo{}, hi{}, cell{}, count{};
   for (int d = 0; d < rank; ++d) {
-    const auto& cuts = tiling.cuts[d];
-    count[d] = cuts.size() - 1;
-    // First cell whose end passes region.begin, last cell whose begin precedes region.end.
-    lo[d] = std::upper_bound(cuts.begin(), cuts.end(), region.begin[d]) - cuts.begin() - 1;
-    hi[d] = std::lower_bound(cuts.begin(), cuts.end(), region.end[d]) - cuts.begin();
+    count[d] = tiling.cuts[d].size() - 1;
+    std::tie(lo[d], hi[d]) = overlapped_cells(tiling.cuts[d], region.begin[d], region.end[d]);
     if (lo[d] >= hi[d]) return;
     cell[d] = lo[d];
   }
@@ -89,6 +96,16 @@ void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops
     }
     if (d < 0) return;
   }
+}
+
+int64_t intersecting_tile_count(const NodeTiling& tiling, const ops::Region& region) {
+  int64_t count = 1;
+  for (size_t d = 0; d < tiling.cuts.size(); ++d) {
+    const auto [lo, hi] = overlapped_cells(tiling.cuts[d], region.begin[d], region.end[d]);
+    if (lo >= hi) return 0;
+    count *= static_cast<int64_t>(hi - lo);
+  }
+  return count;
 }
 
 Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, const MemoryPlan& memory,

@@ -25,6 +25,9 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
 // Follows views back to the tensor that owns the bytes, mapping `region` on the way.
 int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region);
 
+// How many tiles of `tiling` intersect `region` (what intersecting_tiles would list).
+int64_t intersecting_tile_count(const NodeTiling& tiling, const ops::Region& region);
+
 // Tasks of a node tiled by `tiling` (ids from first_task) whose regions intersect `region`.
 void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,
                         std::vector<uint32_t>* out);
