@@ -18,7 +18,8 @@ constexpr const char* kHelp =
     "with the planner (default here: search; docs/planning.md), and prints how the search went:\n"
     "configurations, eliminations, the path that solved the rest, the planning time, and the\n"
     "simulated latency of the plan next to the default plan's. A searched plan is kept only\n"
-    "when the simulator predicts it faster than the default.\n"
+    "when the simulator predicts it faster than the default, also with a thread slowed by\n"
+    "other work (each node's longest tile, times the planner's interference share).\n"
     "--explain: every node's tile grid, next to the default's, with the search's predicted time\n"
     "  for each and the gain.\n"
     "-o PLAN.json: saves the plan; `--plan PLAN.json` (every command, and the JS API's `plan`)\n"
@@ -91,6 +92,10 @@ int plan_command(int argc, char** argv) {
     std::printf("simulated latency: default plan %.3f ms, searched plan %.3f ms (%.2fx)%s\n", r.default_predicted_ms,
                 r.kept_default ? r.default_predicted_ms : r.predicted_ms, r.default_predicted_ms / r.predicted_ms,
                 r.kept_default ? ": not faster, the default plan is kept" : "");
+    std::printf(
+        "a slowed thread's exposure (longest tile per node x interference): default plan %.3f ms, plan in use %.3f "
+        "ms\n",
+        r.default_exposure_ms, r.exposure_ms);
   }
   if (args->flags.count("explain")) explain(r);
   if (args->has("output")) {

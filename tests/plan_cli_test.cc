@@ -119,12 +119,14 @@ TEST_CASE("tessera plan --explain shows every node's grid and saves a plan that 
     INFO(count);
     CHECK(report[count].is_number_unsigned());
   }
-  for (const char* ms : {"planning_ms", "predicted_ms", "default_predicted_ms"}) {
+  for (const char* ms : {"planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms"}) {
     INFO(ms);
     REQUIRE(report[ms].is_number());
     CHECK(report[ms].get<double>() >= 0);
   }
   CHECK(report["predicted_ms"].get<double>() <= report["default_predicted_ms"].get<double>());
+  CHECK(report["predicted_ms"].get<double>() + report["exposure_ms"].get<double>() <=
+        report["default_predicted_ms"].get<double>() + report["default_exposure_ms"].get<double>());
 
   const json file = read_json(p.plan);
   CHECK(file["format"] == "tessera-plan");

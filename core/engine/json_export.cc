@@ -119,6 +119,8 @@ std::string plan_report_json(const PlanReport& report) {
                                {"planning_ms", report.planning_ms},
                                {"predicted_ms", report.predicted_ms},
                                {"default_predicted_ms", report.default_predicted_ms},
+                               {"exposure_ms", report.exposure_ms},
+                               {"default_exposure_ms", report.default_exposure_ms},
                                {"nodes", nodes}};
   return root.dump(2);
 }

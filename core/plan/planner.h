@@ -31,11 +31,18 @@ struct PlannedTiling {
   tiles::TilingPlan plan;          // the plan to use
   tiles::TilingPlan default_plan;  // the default heuristic's, whatever the planner
   bool searched = false;           // the search ran
-  bool kept_default = false;       // it ran, and its plan was not predicted faster
+  bool kept_default = false;       // it ran, and its plan was not predicted faster (with and without exposure)
   double default_seconds = 0;      // simulated latency of the default plan (searched only)
   double search_seconds = 0;       // simulated latency of the searched plan (searched only)
-  TilingSearch search;             // searched only
+  // What a slowed thread would add to each (TilingSearchOptions::interference, summed over
+  // nodes): the check weighs it too, so a plan of a few long tiles must win by more.
+  double default_exposure = 0;
+  double search_exposure = 0;
+  TilingSearch search;  // searched only
 };
+
+// TilingSearchOptions::interference times the longest tile of every node of `graph`.
+double interference_exposure(const tiles::TileGraph& graph, const Profile& profile, int threads, double interference);
 
 Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile, const PlannerOptions& options);
 

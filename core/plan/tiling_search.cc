@@ -14,15 +14,16 @@ namespace {
 // What a node's configuration costs on P threads when it runs alone: its work (kernel
 // seconds and per-tile overhead, summed over tiles) spread over the threads, and its span,
 // the time until its last tile ends when the tiles are dealt out evenly, and the idle tail
-// (span - work / P) that other work must fill.
+// (span - work / P) that other work must fill; and its exposure to a slowed thread.
 struct Priced {
   double work = 0;
   double span = 0;
   double tail = 0;
+  double exposure = 0;
 };
 
 Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTiling& tiling, const TilePricer& pricer,
-             const Profile& profile, int threads) {
+             const Profile& profile, int threads, double interference) {
   const ops::OpShapes shapes = g.shapes_of(node);
   const auto elements = static_cast<double>(ops::element_count(shapes.output));
   double weight_bytes = 0;
@@ -43,6 +44,7 @@ Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTi
   const double rounds = std::ceil(static_cast<double>(tiles) / threads);
   p.span = std::max(longest, rounds * p.work / tiles);
   p.tail = p.span - p.work / threads;
+  p.exposure = threads > 1 ? interference * longest : 0;  // one thread: nobody waits for it
   return p;
 }
 
@@ -90,7 +92,8 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     if (at == c.end()) at = c.insert(c.end(), start.nodes[n]);
     start_choice.push_back(static_cast<uint32_t>(at - c.begin()));
     std::vector<Priced> p;
-    for (const tiles::NodeTiling& t : c) p.push_back(price(g, g.nodes[n], t, pricer, profile, threads));
+    for (const tiles::NodeTiling& t : c)
+      p.push_back(price(g, g.nodes[n], t, pricer, profile, threads, options.interference));
     index[n] = static_cast<int>(graph_node.size());
     graph_node.push_back(static_cast<int>(n));
     configs.push_back(std::move(c));
@@ -116,7 +119,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     std::vector<double> costs;
     for (const Priced& p : priced[k]) {
       // Alone, under a barrier, or at the end of the graph, the node's tail is idle time.
-      costs.push_back(barrier || consumers[k] == 0 ? p.span : p.work / threads);
+      costs.push_back((barrier || consumers[k] == 0 ? p.span : p.work / threads) + p.exposure);
     }
     cg.node_costs.push_back(std::move(costs));
   }

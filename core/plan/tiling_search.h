@@ -20,8 +20,13 @@ struct TilingSearchOptions {
   int threads = 1;
   SimScheduler scheduler = SimScheduler::kDynamic;  // barrier: no overlap between nodes
   double model_bytes = 0;                           // weights and arena: where weights come from
-  ConfigOptions configs;                            // its thread count is set from `threads`
-  SearchOptions search;                             // its start is set from the start plan
+  // How much slower any one thread may run for a while: other processes, a browser's other
+  // tabs, a host's other tenants (2-thread runs on the development VM: up to 35 %). Dynamic
+  // scheduling spreads such a slowdown over the tiles still queued, except for the tile the
+  // slow thread holds: every configuration pays this share of its longest tile.
+  double interference = 0.25;
+  ConfigOptions configs;  // its thread count is set from `threads`
+  SearchOptions search;   // its start is set from the start plan
 };
 
 struct TilingSearch {

@@ -3,6 +3,8 @@
 // the default plan unless the simulator prefers the searched one.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "core/graph/build.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/model/load.h"
@@ -199,13 +201,49 @@ TEST_CASE("the planner keeps the default plan unless the simulator predicts the 
       const double used = searched->kept_default ? searched->default_seconds : searched->search_seconds;
       CHECK(used <= searched->default_seconds);
       CHECK(tiles::validate_plan(g, searched->plan, detected_isa()).ok());
+      const double default_exposed = searched->default_seconds + searched->default_exposure;
+      const double search_exposed = searched->search_seconds + searched->search_exposure;
       if (searched->kept_default) {
-        CHECK(searched->search_seconds >= searched->default_seconds);
+        CHECK((searched->search_seconds >= searched->default_seconds || search_exposed >= default_exposed));
       } else {
+        CHECK(searched->search_seconds < searched->default_seconds);
+        CHECK(search_exposed < default_exposed);
         CHECK(searched->plan.nodes == searched->search.plan.nodes);
       }
     }
   }
+}
+
+TEST_CASE("a slowed thread's exposure is its longest tile per node, and it keeps long tiles out") {
+  const graph::Graph g = residual_cnn();
+  const Profile profile = profile_with_tile_cost(2e-6);
+  tiles::CompileOptions skeleton;
+  skeleton.bind_kernels = false;
+  auto compiled = tiles::compile(g, default_tiling(g, {2}), skeleton);
+  REQUIRE(compiled.ok());
+  const std::vector<double> seconds = predict_task_seconds(*compiled, profile, 2);
+  double longest_sum = 0;
+  for (const tiles::CompiledNode& node : compiled->nodes) {
+    longest_sum +=
+        *std::max_element(seconds.begin() + node.first_task, seconds.begin() + node.first_task + node.task_count);
+  }
+  CHECK(interference_exposure(*compiled, profile, 2, 0.5) == Approx(0.5 * longest_sum));
+  CHECK(interference_exposure(*compiled, profile, 1, 0.5) == 0);  // one thread: nobody waits
+
+  // The longest tile of each node, over the whole plan, shrinks as the exposure weighs more.
+  const auto longest_tiles = [&](double interference) {
+    TilingSearchOptions options;
+    options.threads = 2;
+    options.interference = interference;
+    auto found = search_tiling(g, profile, default_tiling(g, {2}), options);
+    REQUIRE(found.ok());
+    auto plan = tiles::compile(g, found->plan, skeleton);
+    REQUIRE(plan.ok());
+    return interference_exposure(*plan, profile, 2, 1.0);
+  };
+  const double unexposed = longest_tiles(0);
+  const double cautious = longest_tiles(4);
+  CHECK(cautious < unexposed);
 }
 
 TEST_CASE("planner names parse both ways, and nothing else does") {

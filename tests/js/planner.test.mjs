@@ -75,6 +75,10 @@ for (const wasm of BUILDS) {
                          { planner: 'search', searched: true, threads: engine.threads });
         assert.ok(report.planningMs > 0 && report.predictedMs > 0 && report.defaultPredictedMs > 0, name);
         assert.ok(report.predictedMs <= report.defaultPredictedMs, `${name}: the search's plan is predicted slower`);
+        // One thread: nobody waits for a slowed one.
+        assert.ok(engine.threads === 1 ? report.defaultExposureMs === 0 : report.defaultExposureMs > 0, name);
+        assert.ok(report.predictedMs + report.exposureMs <= report.defaultPredictedMs + report.defaultExposureMs,
+          `${name}: the search's plan is predicted slower with a slowed thread`);
         // The report also lists relayouts that alias their input (gap@identity), which compile
         // to no tiles and which inspect() leaves out.
         const compiled = new Set(searched.inspect().nodes.map((n) => n.name));

@@ -295,6 +295,7 @@ export class Model {
       threads: r.threads, searchPath: r.search_path, configurations: r.configurations,
       nodesEliminated: r.nodes_eliminated, edgesEliminated: r.edges_eliminated, coreNodes: r.core_nodes,
       planningMs: r.planning_ms, predictedMs: r.predicted_ms, defaultPredictedMs: r.default_predicted_ms,
+      exposureMs: r.exposure_ms, defaultExposureMs: r.default_exposure_ms,
       nodes: r.nodes.map((n) => ({ name: n.name, op: n.op, grid: n.grid, defaultGrid: n.default_grid,
                                    predictedMs: n.predicted_ms, defaultMs: n.default_ms })),
     };

@@ -156,7 +156,7 @@ export interface NodePlan {
 export interface PlanReport {
   /** "file": a saved plan (LoadOptions.plan) tiled it. */
   planner: 'default' | 'search' | 'file';
-  /** The search ran; the fields from searchPath to defaultPredictedMs are zero or "" otherwise. */
+  /** The search ran; the fields from searchPath to defaultExposureMs are zero or "" otherwise. */
   searched: boolean;
   /** The search ran and the simulator did not predict its plan faster: the default's is used. */
   keptDefault: boolean;
@@ -176,6 +176,10 @@ export interface PlanReport {
   predictedMs: number;
   /** Simulated latency of the default plan. */
   defaultPredictedMs: number;
+  /** What a thread slowed by other work would add: every node's longest tile times the planner's
+   *  interference share (docs/planning.md). A searched plan must win with and without it. */
+  exposureMs: number;
+  defaultExposureMs: number;
   nodes: NodePlan[];
 }
 

@@ -74,7 +74,11 @@ struct PlanReport {
   double planning_ms = 0;           // the search and the simulator's check of its plan
   double predicted_ms = 0;          // simulated latency of the plan in use (searched plans)
   double default_predicted_ms = 0;  // simulated latency of the default plan (searched plans)
-  std::vector<NodePlan> nodes;      // in ModelInfo::nodes order
+  // What a thread slowed by other work would add to each: every node's longest tile times the
+  // planner's interference share. A searched plan must be faster with and without it.
+  double exposure_ms = 0;
+  double default_exposure_ms = 0;
+  std::vector<NodePlan> nodes;  // in ModelInfo::nodes order
 };
 
 // Concrete dims per input name: which specialisation of a model to use.
@@ -239,8 +243,8 @@ std::string model_prediction_json(const ModelPrediction& prediction);
 
 // A plan report as JSON: {"planner", "searched", "kept_default", "calibrated", "threads",
 // "search_path", "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes",
-// "planning_ms", "predicted_ms", "default_predicted_ms", "nodes": [{"name", "op", "grid",
-// "default_grid", "predicted_ms", "default_ms"}]}.
+// "planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "nodes": [{"name", "op",
+// "grid", "default_grid", "predicted_ms", "default_ms"}]}.
 std::string plan_report_json(const PlanReport& report);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The tiling planners side by side natively: `tessera bench --planner default,search` on the
+// zoo and PP-OCR models, repeated over rounds that each visit every model once, so that a
+// noisy stretch of the shared host lands on one round of every model rather than on all
+// rounds of one. Prints each round's speed of `search` relative to `default` (above 1: the
+// searched plan is faster; each from one bench run's interleaved medians) and their median.
+//
+//   node scripts/bench-planners.mjs [--models a,b] [--threads 2] [--scheduler dynamic]
+//                                   [--rounds 3] [--runs 20] [--json FILE]
+//
+// Models from scripts/native-models.mjs (default: the zoo and PP-OCR at the benchmarks' shapes,
+// batch 8 included). Run on an idle machine.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { MODELS, cli, option, root } from './native-models.mjs';
+
+const DEFAULT_MODELS = ['mobilenetv2_b1', 'mobilenetv2_b8', 'resnet50_b1', 'resnet50_b8', 'vgg16_b1', 'bert_base',
+  'ppocr_det', 'ppocr_rec', 'ppocr_cls'];
+const names = option('models', DEFAULT_MODELS.join(',')).split(',');
+const threads = option('threads', '2');
+const scheduler = option('scheduler', 'dynamic');
+const rounds = Number(option('rounds', '3'));
+const runs = option('runs', '20');
+const jsonOut = option('json', null);
+
+for (const name of names) {
+  if (!MODELS[name]) throw new Error(`unknown model ${name}; known: ${Object.keys(MODELS).join(', ')}`);
+}
+const present = names.filter((name) => fs.existsSync(path.join(root, MODELS[name][0])));
+for (const name of names) {
+  if (!present.includes(name)) console.log(`${name}: ${MODELS[name][0]} missing, skipped`);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-planners-'));
+const ratios = Object.fromEntries(present.map((name) => [name, []]));
+const medians = Object.fromEntries(present.map((name) => [name, []]));
+for (let round = 1; round <= rounds; ++round) {
+  for (const name of present) {
+    const [file, extra] = MODELS[name];
+    const out = path.join(tmp, `${name}.json`);
+    execFileSync(cli, ['bench', path.join(root, file), ...extra, '--threads', threads, '--scheduler', scheduler,
+      '--planner', 'default,search', '--runs', runs, '--json', out], { stdio: 'ignore' });
+    const configs = JSON.parse(fs.readFileSync(out, 'utf8')).configurations;
+    const ms = (planner) => configs.find((c) => c.planner === planner).median_ms;
+    ratios[name].push(ms('default') / ms('search'));
+    medians[name].push({ default_ms: ms('default'), search_ms: ms('search') });
+    console.log(`round ${round} ${name}: default ${ms('default').toFixed(3)} ms, search ${ms('search').toFixed(3)} ms, ` +
+      `search ${(ms('default') / ms('search')).toFixed(2)}x`);
+  }
+}
+
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+console.log(`\nsearch against default, ${threads} threads, ${scheduler} scheduler (above 1: search faster)`);
+console.log(`${'model'.padEnd(16)} ${'rounds'.padEnd(24)} median`);
+for (const name of present) {
+  const each = ratios[name].map((r) => `${r.toFixed(2)}x`).join(' ');
+  console.log(`${name.padEnd(16)} ${each.padEnd(24)} ${median(ratios[name]).toFixed(2)}x`);
+}
+if (jsonOut) {
+  const models = present.map((name) => ({ model: name, rounds: medians[name], ratio: median(ratios[name]) }));
+  fs.writeFileSync(jsonOut, JSON.stringify({ threads: Number(threads), scheduler, models }, null, 1));
+}
+fs.rmSync(tmp, { recursive: true, force: true });
