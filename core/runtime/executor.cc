@@ -66,8 +66,8 @@ Executor::Executor(int threads) {
   TESSERA_CHECK(threads >= 1);
   if (!kHasThreads) threads = 1;
   for (int i = 0; i < threads; ++i) workers_.push_back(std::make_unique<Worker>());
-  if (!kHasThreads) return;  // run() works the one deque on the calling thread
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this, i] { worker_loop(i); });
+  // Thread 0 is a caller of run(): the pool starts the others.
+  for (int i = 1; i < threads; ++i) threads_.emplace_back([this, i] { worker_loop(i); });
 }
 
 Executor::~Executor() {
@@ -111,16 +111,40 @@ void Executor::run(const tiles::TileGraph& graph, std::byte* arena, std::span<fl
     }
     wake();
   }
-  if (!kHasThreads) {
-    Item item;
-    while (find_work(0, &item)) execute(0, item);
-    TESSERA_CHECK(job.done.load());
-    return;
-  }
-  while (!job.done.load(std::memory_order_acquire)) {
+  // One caller at a time works as thread 0 (with slot 0 of every job's scratch); the others
+  // wait for their jobs, or for the seat to come free while theirs still runs.
+  while (!job.done.load()) {
+    if (seat_.try_lock()) {
+      work_until_done(job);
+      seat_.unlock();
+      completions_.bump();
+      return;
+    }
     const uint32_t seen = completions_.load();
-    if (job.done.load(std::memory_order_acquire)) break;
+    if (job.done.load()) break;
     completions_.wait(seen);
+  }
+}
+
+void Executor::work_until_done(const Job& job) {
+  while (!job.done.load()) {
+    Item item;
+    bool found = find_work(0, &item);
+    for (int spin = 0; !found && spin < kSpinRounds && !job.done.load(); ++spin) {
+      TESSERA_PAUSE();
+      found = find_work(0, &item);
+    }
+    if (!found) {
+      TESSERA_CHECK(kHasThreads || job.done.load());  // alone, no work left means done
+      // As a worker sleeps (worker_loop), but also woken by the job's end (execute).
+      const uint32_t epoch = epoch_.load();
+      sleepers_.fetch_add(1);
+      found = find_work(0, &item);
+      if (!found && !job.done.load()) epoch_.wait(epoch);
+      sleepers_.fetch_sub(1);
+      if (!found) continue;
+    }
+    execute(0, item);
   }
 }
 
@@ -268,8 +292,9 @@ void Executor::execute(int id, Item item) {
     }
     // The last task releases the caller, after which the job may no longer be touched.
     if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      job->done.store(true, std::memory_order_release);
+      job->done.store(true);  // sequentially consistent with sleepers_: a caller about to sleep sees one
       completions_.bump();
+      wake();  // the caller working as thread 0 may sleep on the epoch
       return;
     }
     if (!has_next) return;

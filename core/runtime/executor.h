@@ -1,11 +1,15 @@
 // Executor: a pool of threads that runs tile graphs. Each thread owns a ready deque: it
 // pushes tiles its work made ready and pops the newest (depth-first, data still in cache),
 // and an idle thread steals the oldest tile of another. A finishing tile continues directly
-// into a child it made ready. Idle threads spin briefly, then sleep.
+// into a child it made ready. Idle threads spin briefly, then sleep. Thread 0 is the caller
+// of run(), which works tiles like the others: a run starts without waiting for a sleeping
+// thread to wake and ends without handing back to a sleeping caller; the pool starts the
+// other threads.
 //
 // Thread safety: run() may be called from several threads at once (e.g. two sessions of
-// two models sharing one pool); their tiles interleave on the same threads. A WebAssembly
-// build without threads has no pool: run() works through the tiles on the caller's thread.
+// two models sharing one pool); their tiles interleave on the same threads, one caller works
+// as thread 0 and the others wait. A WebAssembly build without threads has no pool: run()
+// works through the tiles on the caller's thread.
 #pragma once
 
 #include <atomic>
@@ -72,6 +76,8 @@ class Executor {
   struct Worker;
 
   void worker_loop(int id);
+  // A caller of run() working as thread 0 until its job is done.
+  void work_until_done(const Job& job);
   bool find_work(int id, Item* item);
   void execute(int id, Item item);
   // The thread a task starts on when released in bulk (tiles::policy::home_thread).
@@ -82,8 +88,9 @@ class Executor {
   void release_node(Job* job, uint32_t node_index);  // barrier mode: all tasks of one node
 
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::vector<std::thread> threads_;
-  WaitWord epoch_;  // bumped when work arrives for sleeping threads
+  std::vector<std::thread> threads_;  // threads 1 and up; thread 0 is a caller of run()
+  std::mutex seat_;                   // held by the caller working as thread 0
+  WaitWord epoch_;                    // bumped when work arrives for sleeping threads
   // Bumped when any job completes: callers wait on it, never on the job itself, because
   // the caller may destroy its job as soon as it sees it done.
   WaitWord completions_;
