@@ -176,11 +176,24 @@ double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const 
          elements * c.affine_passes * profile_.elementwise_ns * 1e-9;
 }
 
-TilePricer::Node TilePricer::node(double output_elements, double weight_bytes, uint32_t tiles) const {
+double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t tiles) {
+  const ops::GemmShape& g = cost.gemm;
+  if (cost.kind != ops::WorkKind::kGemm || weight_bytes <= 0) return weight_bytes / std::max(1u, tiles);
+  const double panels = 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.columns) * gemm_count(cost);
+  return std::min(weight_bytes, panels);
+}
+
+TilePricer::Node TilePricer::node(double output_elements, double weight_bytes, uint32_t tiles,
+                                  double weight_reads) const {
   // A node reads and writes about as much input as it writes output: the level these fit in
   // is where its data come from; its weights stream in order, prefetched.
   const MemoryLevel& level = source_level(profile_, 2 * 4 * output_elements);
-  return {&level, thread_bandwidth(profile_, level, threads_), weight_bytes / std::max(1u, tiles) / weight_bandwidth_};
+  const double again = std::max(0.0, weight_reads - weight_bytes);
+  const double rereads =
+      again > 0 ? again / thread_bandwidth(profile_, source_level(profile_, weight_bytes), threads_, Traffic::kRead)
+                : 0;
+  return {&level, thread_bandwidth(profile_, level, threads_),
+          (weight_bytes / weight_bandwidth_ + rereads) / std::max(1u, tiles)};
 }
 
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
@@ -208,7 +221,12 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
   for (const tiles::CompiledNode& node : graph.nodes) {
     double elements = 1;
     for (int64_t d : node.shape) elements *= static_cast<double>(d);
-    const TilePricer::Node priced = pricer.node(elements, static_cast<double>(node.weight_bytes), node.task_count);
+    const auto weights = static_cast<double>(node.weight_bytes);
+    double reads = 0;
+    for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
+      reads += tile_weight_bytes(graph.tasks[t].cost, weights, node.task_count);
+    }
+    const TilePricer::Node priced = pricer.node(elements, weights, node.task_count, reads);
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       const tiles::Task& task = graph.tasks[t];
       seconds[t] = pricer.seconds(priced, task.cost, static_cast<double>(task.region.element_count()));

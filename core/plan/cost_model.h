@@ -56,9 +56,13 @@ class TilePricer {
   struct Node {
     const MemoryLevel* level = nullptr;
     double bandwidth = 0;       // bytes per second from `level`
-    double weight_seconds = 0;  // reading the node's weights once, spread over its tiles
+    double weight_seconds = 0;  // the node's weight reads (below), spread over its tiles
   };
-  Node node(double output_elements, double weight_bytes, uint32_t tiles) const;
+  // `weight_reads`: the weight bytes all its tiles read (tile_weight_bytes summed). The first
+  // read of each weight comes from the level that holds all the model's weights; the others
+  // (the row blocks of a GEMM after the first, each reading the same panels) from the level
+  // that holds the node's own weights.
+  Node node(double output_elements, double weight_bytes, uint32_t tiles, double weight_reads) const;
 
   // Seconds of one tile's kernel: `cost` of its region, `elements` in it.
   double seconds(const Node& node, const ops::OpCost& cost, double elements) const;
@@ -86,6 +90,10 @@ class TilePricer {
   double private_bytes_ = 0;     // the last private level's capacity
   double shared_bandwidth_ = 0;  // one of `threads` threads reading the first shared level
 };
+
+// Weight bytes one tile of a node with `weight_bytes` of weights over `tiles` tiles reads: a
+// GEMM tile the packed panels of its columns (depth x columns), any other its share.
+double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t tiles);
 
 // Seconds of each task's kernel when `threads` threads run at once (bandwidth shared), in
 // task order; no executor overhead. With the profile's in-model fit (`in_model` false: the

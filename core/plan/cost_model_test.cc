@@ -447,8 +447,9 @@ TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") 
   CHECK(rates[1] == Approx(dw));
 }
 
-TEST_CASE("memory: the longer of compute and traffic in a core's caches, their sum from shared levels, "
-          "from the level a tile's own bytes fit in when they overflow its node's") {
+TEST_CASE(
+    "memory: the longer of compute and traffic in a core's caches, their sum from shared levels, "
+    "from the level a tile's own bytes fit in when they overflow its node's") {
   const Profile p = flat_profile(50);
   // 1000 outputs of an add: 250 ns of compute. Node 0's data fit in L1 (copies at 60 GB/s),
   // node 1's in L2 (40 GB/s), node 2's only in DRAM (10 GB/s, shared).
@@ -494,6 +495,22 @@ TEST_CASE("weights stream once per node from the level that holds them and the a
   CHECK(predict_task_seconds(l2, p, 1)[0] == Approx(std::max(gemm, 100'000 / 50e9)));
   const tiles::TileGraph light = hand_graph({{0, gemm_cost(8, 16, 64)}}, {}, {100});
   CHECK(predict_task_seconds(light, p, 1)[0] == Approx(gemm));
+}
+
+TEST_CASE("a GEMM's row blocks read its weight panels again, from the level holding the node's weights") {
+  const Profile p = flat_profile(50);
+  // A GEMM tile reads the panels of its columns; other tiles their share of the node's.
+  CHECK(tile_weight_bytes(gemm_cost(8, 128, 512), 1e6, 4) == 4.0 * 512 * 128);
+  CHECK(tile_weight_bytes(gemm_cost(8, 128, 512), 1e5, 4) == 1e5);  // no more than the node has
+  CHECK(tile_weight_bytes(elementwise_cost(1000), 1e6, 4) == 250'000);
+  CHECK(tile_weight_bytes(gemm_cost(8, 128, 512), 0, 4) == 0);  // a MatMul of two activations
+  // 256 KB of weights in a model of 64 MB: their first read comes from DRAM (15 GB/s), the
+  // second row block's from L2 (50 GB/s), where half the L2 holds the node's own weights.
+  const TilePricer pricer(p, 1, 64e6, /*in_model=*/false);
+  const TilePricer::Node once = pricer.node(1000, 256e3, 2, 256e3);
+  const TilePricer::Node twice = pricer.node(1000, 256e3, 2, 512e3);
+  CHECK(once.weight_seconds == Approx(256e3 / 15e9 / 2));
+  CHECK(twice.weight_seconds == Approx((256e3 / 15e9 + 256e3 / 50e9) / 2));
 }
 
 // ---------------------------------------------------------------------------------------------

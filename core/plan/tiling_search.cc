@@ -31,16 +31,20 @@ Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTi
     if (input >= 0 && g.tensors[input].is_constant()) weight_bytes += static_cast<double>(g.tensors[input].bytes());
   }
   const auto tiles = static_cast<uint32_t>(tiling.tile_count());
-  const TilePricer::Node priced = pricer.node(elements, weight_bytes, tiles);
+  std::vector<std::pair<ops::OpCost, double>> costs;  // per tile: its work and its elements
+  double weight_reads = 0;
+  tiles::for_each_tile(tiling, [&](const ops::Region& region) {
+    costs.emplace_back(ops::op_cost(node.attrs, shapes, region), static_cast<double>(region.element_count()));
+    weight_reads += tile_weight_bytes(costs.back().first, weight_bytes, tiles);
+  });
+  const TilePricer::Node priced = pricer.node(elements, weight_bytes, tiles, weight_reads);
   Priced p;
   double longest = 0;
-  tiles::for_each_tile(tiling, [&](const ops::Region& region) {
-    const double s =
-        pricer.seconds(priced, ops::op_cost(node.attrs, shapes, region), static_cast<double>(region.element_count())) +
-        profile.executor.task;
+  for (const auto& [cost, tile_elements] : costs) {
+    const double s = pricer.seconds(priced, cost, tile_elements) + profile.executor.task;
     p.work += s;
     longest = std::max(longest, s);
-  });
+  }
   const double rounds = std::ceil(static_cast<double>(tiles) / threads);
   p.span = std::max(longest, rounds * p.work / tiles);
   p.tail = p.span - p.work / threads;
