@@ -80,10 +80,15 @@ class DepthwiseConvKernel final : public ConvKernelBase {
       kernel_.fn(dw_, x + n * image_in, packed_->as<float>(), bias_.data(), y + n * image_out, r.begin[2], r.end[2],
                  r.begin[1], r.end[1], residual ? residual + n * image_out : nullptr, attrs_.epilogue.clamp);
       if (!attrs_.epilogue.has_tail()) continue;
-      // The tile's rows are contiguous pixels: one pass over them, not one call per pixel.
+      // The tile's rows are contiguous pixels: one pass over them, not one call per pixel
+      // (a block of channels goes through the scratch in long calls).
       apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, y + out_offset(n, r.begin[2], 0, r.begin[1]),
-                               r.extent(2) * g_.out_w, r.extent(1), g_.out_c);
+                               r.extent(2) * g_.out_w, r.extent(1), g_.out_c, ctx.scratch);
     }
+  }
+  size_t scratch_floats(const Region& r) const override {
+    const bool gathers = attrs_.epilogue.has_tail() && r.extent(1) < g_.out_c;
+    return gathers ? static_cast<size_t>(kTailScratchFloats) : 0;
   }
   std::string kernel_name() const override { return kernel_.name; }
   bool valid() const { return packed_ != nullptr; }

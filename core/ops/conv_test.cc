@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support/engine_check.h"
+#include "tests/support/reference_run.h"
 
 namespace tessera::testing {
 namespace {
@@ -125,6 +126,27 @@ TEST_CASE("conv applies a fused tail over runs of pixel blocks, whatever the til
     check_against_reference(model);
     check_against_reference(model, {.tile_flops = 2e4});
   }
+}
+
+TEST_CASE("a depthwise tail on channel blocks goes through the scratch, with the whole tile's bits") {
+  // 48 channels with HardSwish and an affine: small tiles split the channels, and each block's
+  // runs of a few channels per pixel are gathered into long calls.
+  ModelBuilder b(31);
+  const auto x = b.input({1, 48, 37, 29});
+  auto y = b.node("Conv", {x, b.weight({48, 1, 3, 3}, -0.3f, 0.3f), b.weight({48})},
+                  {{"pads", {1, 1, 1, 1}}, {"group", 48}});
+  y = b.node("HardSwish", {y});
+  y = b.node("Mul", {b.constant({1}, {0.75f}), y});
+  y = b.node("Add", {y, b.constant({1}, {0.5f})});
+  const TestModel model = b.build({y});
+  bool channel_blocks = false;
+  for (const NodeInfo& n : compiled_info(model, {.tile_flops = 2e4}).nodes) {
+    if (n.op == "Conv") channel_blocks = n.grid[1] > 1;
+  }
+  REQUIRE(channel_blocks);
+  const std::vector<Tensor> whole = check_against_reference(model);
+  const std::vector<Tensor> blocks = check_against_reference(model, {.tile_flops = 2e4});
+  CHECK(bitwise_equal(whole, blocks));
 }
 
 }  // namespace

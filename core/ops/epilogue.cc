@@ -1,6 +1,7 @@
 // Fused epilogues: description for inspect and the activation applied after a store.
 #include "core/ops/epilogue.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/ops/unary.h"
@@ -34,9 +35,20 @@ void apply_epilogue_tail(const kernels::ElementwiseKernels& k, const Epilogue& e
 }
 
 void apply_epilogue_tail_rows(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t rows,
-                              int64_t cols, int64_t stride) {
+                              int64_t cols, int64_t stride, float* scratch) {
   if (cols == stride) return apply_epilogue_tail(k, e, y, rows * cols);
-  for (int64_t i = 0; i < rows; ++i) apply_epilogue_tail(k, e, y + i * stride, cols);
+  const int64_t per_call = scratch != nullptr ? kTailScratchFloats / cols : 0;
+  if (per_call < 4) {  // runs of a quarter of the scratch or more: a call each
+    for (int64_t i = 0; i < rows; ++i) apply_epilogue_tail(k, e, y + i * stride, cols);
+    return;
+  }
+  for (int64_t first = 0; first < rows; first += per_call) {
+    const int64_t count = std::min(per_call, rows - first);
+    float* block = y + first * stride;
+    for (int64_t i = 0; i < count; ++i) std::copy_n(block + i * stride, cols, scratch + i * cols);
+    apply_epilogue_tail(k, e, scratch, count * cols);
+    for (int64_t i = 0; i < count; ++i) std::copy_n(scratch + i * cols, cols, block + i * stride);
+  }
 }
 
 void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n) {

@@ -12,10 +12,16 @@ void apply_epilogue_activation(const kernels::ElementwiseKernels& k, const Epilo
 // The same without the clamp, for kernels whose store already clamped (the GEMM family).
 void apply_epilogue_tail(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t n);
 
+// Floats of scratch apply_epilogue_tail_rows gathers narrow runs into.
+inline constexpr int64_t kTailScratchFloats = 2048;
+
 // apply_epilogue_tail on `rows` runs of `cols` values, `stride` apart: a GEMM micro-kernel's
-// block. Rows that touch (cols == stride) go in one call.
+// block, or a channel block of a tile's pixels. Rows that touch (cols == stride) go in one
+// call. Given `scratch` (kTailScratchFloats floats), runs too narrow to be worth a call each
+// are gathered into it, sent in long calls and scattered back: the tail is elementwise and
+// an element's value does not depend on where in a call it sits.
 void apply_epilogue_tail_rows(const kernels::ElementwiseKernels& k, const Epilogue& e, float* y, int64_t rows,
-                              int64_t cols, int64_t stride);
+                              int64_t cols, int64_t stride, float* scratch = nullptr);
 
 // The same on one value, with the reference functions (for reference kernels).
 float reference_epilogue_activation(const Epilogue& e, float y);
