@@ -56,11 +56,14 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
+    // Inputs are NHWC: a block of channels reads one short run per pixel.
+    const bool block = out.extent(1) < channels;
     return {.flops = flops,
             .bytes = bytes,
             .kind = WorkKind::kDepthwise,
             .unary = a.epilogue.activation,
-            .affine_passes = a.epilogue.affine_passes()};
+            .affine_passes = a.epilogue.affine_passes(),
+            .input_run_bytes = block ? 4 * out.extent(1) : 0};
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;

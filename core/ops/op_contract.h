@@ -77,6 +77,9 @@ struct OpCost {
   GemmShape gemm = {};
   kernels::UnaryOp unary = kernels::UnaryOp::kCopy;  // kUnary's function, or another kind's fused activation
   int affine_passes = 0;                             // a fused scale and shift: one pass over the outputs each
+  // Bytes per contiguous run of the tile's main input when short (a depthwise tile's block of
+  // NHWC channels); 0: longer than the pair of cache lines a fetch brings.
+  int64_t input_run_bytes = 0;
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut

@@ -29,6 +29,10 @@ Bracket bracket(const std::vector<int64_t>& points, double x) {
 
 bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.name == "DRAM"; }
 
+// What one fetch from beyond L1 brings: two 64-byte lines (the adjacent-line prefetchers of
+// x86 and Arm cores alike).
+constexpr double kFetchBytes = 128;
+
 double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
 
 // How many GEMMs of shape c.gemm a GEMM task runs (0 for an empty shape).
@@ -204,7 +208,11 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const MemoryLevel& tile_level = source_level(profile_, cost.bytes);
   const bool overflows = &tile_level > node.level;
   const MemoryLevel& level = overflows ? tile_level : *node.level;
-  const double memory = cost.bytes / (overflows ? thread_bandwidth(profile_, level, threads_) : node.bandwidth);
+  // Caches fetch lines in pairs: runs shorter than a pair bring in bytes nobody reads.
+  const double fetched = cost.input_run_bytes > 0 && cost.input_run_bytes < kFetchBytes
+                             ? cost.bytes * kFetchBytes / static_cast<double>(cost.input_run_bytes)
+                             : cost.bytes;
+  const double memory = fetched / (overflows ? thread_bandwidth(profile_, level, threads_) : node.bandwidth);
   // Within a core's own caches, loads overlap the compute; misses to the shared levels
   // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
   // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.

@@ -497,6 +497,22 @@ TEST_CASE("weights stream once per node from the level that holds them and the a
   CHECK(predict_task_seconds(light, p, 1)[0] == Approx(gemm));
 }
 
+TEST_CASE("short input runs fetch the rest of their line pair") {
+  const Profile p = flat_profile(50);
+  // 4 KB of traffic in L1 (60 GB/s copy), far longer than the 1000 elementwise outputs.
+  ops::OpCost long_runs = elementwise_cost(4000);
+  long_runs.flops = 0;
+  ops::OpCost runs_of_64 = long_runs;
+  runs_of_64.input_run_bytes = 64;  // 16 channels of an NHWC tensor: half of each pair
+  ops::OpCost runs_of_128 = long_runs;
+  runs_of_128.input_run_bytes = 128;
+  const tiles::TileGraph g = hand_graph({{0, long_runs, 10}, {0, runs_of_64, 10}, {0, runs_of_128, 10}});
+  const std::vector<double> seconds = predict_task_seconds(g, p, 1, /*in_model=*/false);
+  CHECK(seconds[0] == Approx(4000 / 60e9));
+  CHECK(seconds[1] == Approx(2 * 4000 / 60e9));
+  CHECK(seconds[2] == Approx(seconds[0]));
+}
+
 TEST_CASE("a GEMM's row blocks read its weight panels again, from the level holding the node's weights") {
   const Profile p = flat_profile(50);
   // A GEMM tile reads the panels of its columns; other tiles their share of the node's.
