@@ -113,14 +113,16 @@ void Executor::run(const tiles::TileGraph& graph, std::byte* arena, std::span<fl
   }
   // One caller at a time works as thread 0 (with slot 0 of every job's scratch); the others
   // wait for their jobs, or for the seat to come free while theirs still runs.
+  // The word is read before trying the seat: a holder that frees it after a failed try bumps
+  // the word after this read, so the wait below cannot miss it.
   while (!job.done.load()) {
+    const uint32_t seen = completions_.load();
     if (seat_.try_lock()) {
       work_until_done(job);
       seat_.unlock();
       completions_.bump();
       return;
     }
-    const uint32_t seen = completions_.load();
     if (job.done.load()) break;
     completions_.wait(seen);
   }
