@@ -1,0 +1,227 @@
+// The dynamic program over ideals: best[w][I] is the cheapest way to run the layers of ideal I
+// on workers 0..w, the last stage being I minus a smaller ideal. Ideals come by size, so every
+// smaller ideal is final before a larger one is reached.
+#include "core/plan/placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/plan/layer_ideals.h"
+
+namespace tessera::plan {
+
+bool parse_objective(const std::string& text, Objective* objective) {
+  if (text == "latency")
+    *objective = Objective::kLatency;
+  else if (text == "throughput")
+    *objective = Objective::kThroughput;
+  else
+    return false;
+  return true;
+}
+
+const char* objective_name(Objective objective) { return objective == Objective::kLatency ? "latency" : "throughput"; }
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// Prices stages of one graph: the tensors each layer reads and writes, and a stamp per
+// tensor so a stage counts each once.
+class StagePricer {
+ public:
+  StagePricer(const LayerGraph& graph, const TransferCosts& transfer) : graph_(graph), transfer_(transfer) {
+    reads_.resize(graph.layers.size());
+    writes_.resize(graph.layers.size());
+    for (uint32_t t = 0; t < graph.tensors.size(); ++t) {
+      const LayerTensor& tensor = graph.tensors[t];
+      if (tensor.producer != kNoLayer) writes_[tensor.producer].push_back(t);
+      for (uint32_t c : tensor.consumers) reads_[c].push_back(t);
+    }
+    stamp_.assign(graph.tensors.size(), 0);
+  }
+
+  // Everything but the compute time, which depends on the worker's threads.
+  void price(const std::vector<uint32_t>& layers, const LayerSet& stage, Stage* out) {
+    ++epoch_;
+    out->weight_bytes = 0;
+    out->bytes_in = out->bytes_out = 0;
+    out->transfer_seconds = 0;
+    int64_t alive = 0;
+    for (uint32_t l : layers) {
+      const Layer& layer = graph_.layers[l];
+      out->weight_bytes += layer.weight_bytes;
+      alive = std::max(alive, layer.alive_bytes);
+      for (uint32_t t : reads_[l]) {
+        const LayerTensor& tensor = graph_.tensors[t];
+        if (stamp_[t] == epoch_ || (tensor.producer != kNoLayer && stage.contains(tensor.producer))) continue;
+        stamp_[t] = epoch_;
+        out->bytes_in += tensor.bytes;
+        out->transfer_seconds += transfer_.message_seconds + copy_seconds(tensor.bytes);
+      }
+      for (uint32_t t : writes_[l]) {
+        const LayerTensor& tensor = graph_.tensors[t];
+        const bool leaves = tensor.graph_output || std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
+                                                               [&](uint32_t c) { return !stage.contains(c); });
+        if (!leaves) continue;
+        out->bytes_out += tensor.bytes;
+        out->transfer_seconds += copy_seconds(tensor.bytes);
+      }
+    }
+    out->memory_bytes = out->weight_bytes + alive;
+  }
+
+ private:
+  double copy_seconds(int64_t bytes) const {
+    return transfer_.bytes_per_second > 0 ? static_cast<double>(bytes) / transfer_.bytes_per_second : 0;
+  }
+
+  const LayerGraph& graph_;
+  TransferCosts transfer_;
+  std::vector<std::vector<uint32_t>> reads_, writes_;
+  std::vector<uint64_t> stamp_;
+  uint64_t epoch_ = 0;
+};
+
+// A partial placement's value: the objective, then the other one, then fewer stages.
+struct Value {
+  double primary = kInfinity;
+  double secondary = kInfinity;
+  size_t stages = 0;
+
+  bool better_than(const Value& other) const {
+    auto differ = [](double a, double b) {
+      return std::isinf(a) || std::isinf(b) ? a != b : std::fabs(a - b) > 1e-12 * std::max(std::fabs(a), std::fabs(b));
+    };
+    if (differ(primary, other.primary)) return primary < other.primary;
+    if (differ(secondary, other.secondary)) return secondary < other.secondary;
+    return stages < other.stages;
+  }
+};
+
+Value extend(const Value& before, double stage_seconds, Objective objective) {
+  if (objective == Objective::kLatency)
+    return {before.primary + stage_seconds, std::max(before.secondary, stage_seconds), before.stages + 1};
+  return {std::max(before.primary, stage_seconds), before.secondary + stage_seconds, before.stages + 1};
+}
+
+std::vector<LayerSet> prefixes(size_t layers) {
+  std::vector<LayerSet> sets{LayerSet(layers)};
+  for (uint32_t l = 0; l < layers; ++l) {
+    LayerSet next = sets.back();
+    next.insert(l);
+    sets.push_back(std::move(next));
+  }
+  return sets;
+}
+
+std::string mib(int64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+
+Status no_fit(const LayerGraph& graph, const PlacementOptions& options) {
+  int64_t largest_budget = 0;
+  for (const Worker& w : options.workers)
+    largest_budget = w.memory_bytes == 0 ? INT64_MAX : std::max(largest_budget, w.memory_bytes);
+  for (const Layer& layer : graph.layers) {
+    const int64_t needs = layer.weight_bytes + layer.alive_bytes;
+    if (needs > largest_budget)
+      return Status::error("placement: layer '" + layer.name + "' alone needs " + mib(needs) + " (weights " +
+                           mib(layer.weight_bytes) + ", activations " + mib(layer.alive_bytes) +
+                           "), more than any worker's " + mib(largest_budget));
+  }
+  int64_t weights = 0;
+  for (const Layer& layer : graph.layers) weights += layer.weight_bytes;
+  return Status::error("placement: no split over " + std::to_string(options.workers.size()) +
+                       " workers fits their memory (the weights alone take " + mib(weights) + ")");
+}
+
+}  // namespace
+
+Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& options) {
+  TESSERA_RETURN_IF_ERROR(check_layer_graph(graph));
+  if (options.workers.empty()) return Status::error("placement: no workers");
+  for (const Worker& w : options.workers)
+    if (w.threads < 1 || w.memory_bytes < 0)
+      return Status::error("placement: a worker needs a thread and no negative memory");
+
+  Placement placement;
+  placement.coarsening = coarsen_layers(graph, options.max_ideals);
+  const LayerGraph& coarse = placement.coarsening.graph;
+  const size_t n = coarse.layers.size();
+  const std::vector<LayerSet> ideals =
+      placement.coarsening.prefixes_only ? prefixes(n) : layer_ideals(coarse, SIZE_MAX).sets;
+  placement.ideals = ideals.size();
+  std::vector<size_t> sizes(ideals.size());
+  for (size_t i = 0; i < ideals.size(); ++i) sizes[i] = ideals[i].size();
+
+  const size_t workers = options.workers.size();
+  std::vector<std::vector<Value>> best(workers, std::vector<Value>(ideals.size()));
+  // The ideal before the last stage (SIZE_MAX: worker w stays unused, see best[w - 1]).
+  std::vector<std::vector<size_t>> before(workers, std::vector<size_t>(ideals.size(), SIZE_MAX));
+  StagePricer pricer(coarse, options.transfer);
+  std::vector<uint32_t> layers;
+  Stage stage;
+  for (size_t w = 0; w < workers; ++w) best[w][0] = Value{0, 0, 0};
+  for (size_t i = 1; i < ideals.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (sizes[j] >= sizes[i] || !ideals[j].subset_of(ideals[i])) continue;
+      layers.clear();
+      for (uint32_t l = 0; l < n; ++l)
+        if (ideals[i].contains(l) && !ideals[j].contains(l)) layers.push_back(l);
+      LayerSet members(n);
+      for (uint32_t l : layers) members.insert(l);
+      pricer.price(layers, members, &stage);
+      for (size_t w = 0; w < workers; ++w) {
+        const Worker& worker = options.workers[w];
+        if (worker.memory_bytes != 0 && stage.memory_bytes > worker.memory_bytes) continue;
+        const Value start = w == 0 ? (j == 0 ? best[0][0] : Value{}) : best[w - 1][j];
+        if (std::isinf(start.primary)) continue;
+        double compute = 0;
+        for (uint32_t l : layers) compute += layer_seconds(coarse.layers[l], worker.threads);
+        const Value value = extend(start, compute + stage.transfer_seconds, options.objective);
+        if (value.better_than(best[w][i])) {
+          best[w][i] = value;
+          before[w][i] = j;
+        }
+      }
+    }
+    for (size_t w = 1; w < workers; ++w)
+      if (best[w - 1][i].better_than(best[w][i])) {
+        best[w][i] = best[w - 1][i];
+        before[w][i] = SIZE_MAX;
+      }
+  }
+  const size_t all = ideals.size() - 1;
+  if (std::isinf(best[workers - 1][all].primary)) return no_fit(coarse, options);
+
+  // Read the stages back, last worker first.
+  size_t i = all;
+  for (size_t w = workers; w-- > 0 && i != 0;) {
+    const size_t j = before[w][i];
+    if (j == SIZE_MAX) continue;
+    Stage s;
+    s.worker = static_cast<uint32_t>(w);
+    std::vector<uint32_t> coarse_layers;
+    LayerSet members(n);
+    for (uint32_t l = 0; l < n; ++l)
+      if (ideals[i].contains(l) && !ideals[j].contains(l)) {
+        coarse_layers.push_back(l);
+        members.insert(l);
+      }
+    pricer.price(coarse_layers, members, &s);
+    for (uint32_t l : coarse_layers) {
+      s.compute_seconds += layer_seconds(coarse.layers[l], options.workers[w].threads);
+      s.layers.insert(s.layers.end(), coarse.layers[l].members.begin(), coarse.layers[l].members.end());
+    }
+    placement.stages.push_back(std::move(s));
+    i = j;
+  }
+  std::reverse(placement.stages.begin(), placement.stages.end());
+  for (const Stage& s : placement.stages) {
+    placement.latency += s.seconds();
+    placement.period = std::max(placement.period, s.seconds());
+  }
+  return placement;
+}
+
+}  // namespace tessera::plan
