@@ -81,6 +81,10 @@ int calibrate_command(int argc, char** argv) {
       "            then a wake-up costs %.1f us\n",
       e["task"].get<double>(), e["edge"].get<double>(), e["steal"].get<double>(), e["spin"].get<double>() / 1e3,
       e["wake"].get<double>() / 1e3);
+  const auto& t = p["transfer"];
+  if (t["copy_gbps"].get<double>() > 0)
+    std::printf("  between workers: %.1f us per hand-over, copies at %.1f GB/s\n", t["message_ns"].get<double>() / 1e3,
+                t["copy_gbps"].get<double>());
   std::printf("profile -> %s\n", output.c_str());
   return 0;
 }

@@ -12,6 +12,7 @@ int trace_command(int argc, char** argv);
 int calibrate_command(int argc, char** argv);
 int predict_command(int argc, char** argv);
 int plan_command(int argc, char** argv);
+int place_command(int argc, char** argv);
 
 // Prints `message` to stderr as "tessera <command>: error: message" and returns 1.
 int fail(const char* command, const std::string& message);

@@ -114,6 +114,22 @@ std::string format_bytes(int64_t bytes) {
   return text;
 }
 
+Result<int64_t> parse_size(const std::string& text, const std::string& what) {
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  std::string unit(end);
+  unit.erase(0, unit.find_first_not_of(' '));
+  const double scale = unit.empty() || unit == "B" ? 1
+                       : unit == "KiB"             ? 1024.0
+                       : unit == "MiB"             ? 1024.0 * 1024
+                       : unit == "GiB"             ? 1024.0 * 1024 * 1024
+                                                   : 0;
+  const double bytes = number * scale;
+  if (end == text.c_str() || scale == 0 || !(bytes >= 1) || bytes > 1e18)
+    return Status::error(what + " takes a size such as 256MiB, 1.5GiB or 512KiB, not \"" + text + "\"");
+  return static_cast<int64_t>(bytes);
+}
+
 std::string format_count(double value) {
   char text[32];
   if (value >= 1e9)

@@ -36,6 +36,8 @@ Result<std::vector<Tensor>> make_inputs(const Model& model, const InputDims& dim
 Result<std::string> model_path(const Args& args);
 
 std::string format_bytes(int64_t bytes);  // "12.3 MiB"
+// "256MiB", "1.5GiB", "512KiB" or plain bytes; `what` names the option in the error.
+Result<int64_t> parse_size(const std::string& text, const std::string& what);
 std::string format_count(double value);   // "4.11 G"
 
 }  // namespace tessera::cli

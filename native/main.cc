@@ -1,4 +1,4 @@
-// tessera: the native command line (run, bench, inspect, trace, calibrate, predict, plan).
+// tessera: the native command line (run, bench, inspect, trace, calibrate, predict, plan, place).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -22,6 +22,7 @@ constexpr const char* kUsage =
     "  calibrate  measure this machine's kernels and runtime into a cost-model profile\n"
     "  predict  predict latency and per-node time from the profile (--measure: next to measured)\n"
     "  plan     plan the tiling (--explain: per node, with predictions; -o: save the plan)\n"
+    "  place    split a model into stages over workers with memory budgets\n"
     "\n"
     "`tessera <command> --help` describes each command's options.\n";
 
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
   if (command == "calibrate") return tessera::cli::calibrate_command(argc, argv);
   if (command == "predict") return tessera::cli::predict_command(argc, argv);
   if (command == "plan") return tessera::cli::plan_command(argc, argv);
+  if (command == "place") return tessera::cli::place_command(argc, argv);
   std::fprintf(stderr, "tessera: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
   return 1;
 }

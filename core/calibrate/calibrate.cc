@@ -103,6 +103,7 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
   if (p.cores > 1) {
     TESSERA_ASSIGN_OR_RETURN(p.executor.run_all, measure_run_overhead(isa, p.cores, budget));
   }
+  p.transfer = measure_transfer(p.cores, budget);
   TESSERA_ASSIGN_OR_RETURN(InModelFit fit, fit_in_model(p, isa, budget));
   p.in_model = std::move(fit.kinds);
   p.executor.task = fit.task;

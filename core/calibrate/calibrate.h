@@ -32,6 +32,11 @@ plan::ExecutorCosts measure_executor(int threads, const Budget& budget);
 // back to back.
 Result<double> measure_run_overhead(Isa isa, int threads, const Budget& budget);
 
+// A tensor handed from one worker of an engine to another natively: the message and the
+// receiver's copy into its own memory (one thread copying when `cores` is 1). Zeros in wasm,
+// whose workers are separate instances that the JS side measures.
+plan::TransferRates measure_transfer(int cores, const Budget& budget);
+
 // Nanoseconds per byte of the Transpose kernel, timed on a compiled one-node model.
 Result<double> measure_permute_ns(Isa isa, const Budget& budget);
 

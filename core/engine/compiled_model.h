@@ -50,6 +50,7 @@ class CompiledModel final : public Model {
   Result<ModelPrediction> predict(const InputDims& dims, const PredictOptions& options) const override;
   Result<PlanReport> plan(const InputDims& dims) const override;
   Result<std::string> plan_json(const InputDims& dims) const override;
+  Result<PlacementReport> place(const InputDims& dims, const PlaceOptions& options) const override;
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;

@@ -1,5 +1,5 @@
-// JSON exports of the public API: the compiled model (inspect), predictions, plan reports and the tile
-// timeline (Chrome / Perfetto trace).
+// JSON exports of the public API: the compiled model (inspect), predictions, plan and placement
+// reports and the tile timeline (Chrome / Perfetto trace).
 #include <nlohmann/json.hpp>
 
 #include "tessera/engine.h"
@@ -123,6 +123,38 @@ std::string plan_report_json(const PlanReport& report) {
                                {"default_exposure_ms", report.default_exposure_ms},
                                {"nodes", nodes}};
   return root.dump(2);
+}
+
+std::string placement_report_json(const PlacementReport& report) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const StagePlan& s : report.stages) {
+    stages.push_back({{"worker", s.worker},
+                      {"threads", s.threads},
+                      {"nodes", s.nodes},
+                      {"compute_ms", s.compute_ms},
+                      {"transfer_ms", s.transfer_ms},
+                      {"weight_bytes", s.weight_bytes},
+                      {"memory_bytes", s.memory_bytes},
+                      {"bytes_in", s.bytes_in},
+                      {"bytes_out", s.bytes_out}});
+  }
+  return nlohmann::json{{"calibrated", report.calibrated},
+                        {"transfer_calibrated", report.transfer_calibrated},
+                        {"objective", report.objective},
+                        {"workers", report.workers},
+                        {"threads_per_worker", report.threads_per_worker},
+                        {"worker_memory", report.worker_memory},
+                        {"latency_ms", report.latency_ms},
+                        {"period_ms", report.period_ms},
+                        {"single_ms", report.single_ms},
+                        {"replicas_period_ms", report.replicas_period_ms},
+                        {"choice", report.choice},
+                        {"coarsening", report.coarsening},
+                        {"layers", report.layers},
+                        {"ideals", report.ideals},
+                        {"planning_ms", report.planning_ms},
+                        {"stages", stages}}
+      .dump(2);
 }
 
 }  // namespace tessera

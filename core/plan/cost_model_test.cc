@@ -51,6 +51,7 @@ Profile hand_profile() {
               {"L3", 16 << 20, 30, 20, 30},
               {"DRAM", 0, 15, 10, 20}};
   p.executor = {1e-7, 3e-8, 2e-6, 5e-7};
+  p.transfer = {3e-5, 12.5};
   p.in_model["gemm"] = InModel{1.5, 2e-6, 1e-8};
   p.in_model["depthwise"] = InModel{1.25, 0, 0};
   return p;
@@ -178,11 +179,26 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.executor.edge == Approx(3e-8));
   CHECK(p.executor.steal == Approx(2e-6));
   CHECK(p.executor.wake == Approx(5e-7));
+  CHECK(p.transfer.message == Approx(3e-5));
+  CHECK(p.transfer.copy_gbps == 12.5);
   REQUIRE(p.in_model.size() == 2);
   CHECK(p.in_model.at("gemm").scale == 1.5);
   CHECK(p.in_model.at("gemm").tile == Approx(2e-6));
   CHECK(p.in_model.at("gemm").tap == Approx(1e-8));
   CHECK(p.in_model.at("depthwise").scale == 1.25);
+}
+
+TEST_CASE("a profile made before transfers were measured still reads, with none") {
+  json doc = profile_doc();
+  doc.erase("transfer");
+  const Result<Profile> read = profile_from_json(doc.dump());
+  REQUIRE(read.ok());
+  CHECK(read->transfer.message == 0);
+  CHECK(read->transfer.copy_gbps == 0);
+  doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
+  const Result<Profile> bad = profile_from_json(doc.dump());
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.status().message(), Catch::Contains("transfer.message_ns"));
 }
 
 TEST_CASE("the uncalibrated profile goes through JSON and back, still uncalibrated") {

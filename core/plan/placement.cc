@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/plan/layer_ideals.h"
@@ -116,7 +117,14 @@ std::vector<LayerSet> prefixes(size_t layers) {
   return sets;
 }
 
-std::string mib(int64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+std::string size_text(int64_t bytes) {
+  char text[32];
+  if (bytes >= (1 << 20))
+    std::snprintf(text, sizeof(text), "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  else
+    std::snprintf(text, sizeof(text), "%.1f KiB", static_cast<double>(bytes) / 1024);
+  return text;
+}
 
 Status no_fit(const LayerGraph& graph, const PlacementOptions& options) {
   int64_t largest_budget = 0;
@@ -125,14 +133,14 @@ Status no_fit(const LayerGraph& graph, const PlacementOptions& options) {
   for (const Layer& layer : graph.layers) {
     const int64_t needs = layer.weight_bytes + layer.alive_bytes;
     if (needs > largest_budget)
-      return Status::error("placement: layer '" + layer.name + "' alone needs " + mib(needs) + " (weights " +
-                           mib(layer.weight_bytes) + ", activations " + mib(layer.alive_bytes) +
-                           "), more than any worker's " + mib(largest_budget));
+      return Status::error("placement: layer '" + layer.name + "' alone needs " + size_text(needs) + " (weights " +
+                           size_text(layer.weight_bytes) + ", activations " + size_text(layer.alive_bytes) +
+                           "), more than any worker's " + size_text(largest_budget));
   }
   int64_t weights = 0;
   for (const Layer& layer : graph.layers) weights += layer.weight_bytes;
   return Status::error("placement: no split over " + std::to_string(options.workers.size()) +
-                       " workers fits their memory (the weights alone take " + mib(weights) + ")");
+                       " workers fits their memory (the weights alone take " + size_text(weights) + ")");
 }
 
 }  // namespace
@@ -176,7 +184,7 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
         if (worker.memory_bytes != 0 && stage.memory_bytes > worker.memory_bytes) continue;
         const Value start = w == 0 ? (j == 0 ? best[0][0] : Value{}) : best[w - 1][j];
         if (std::isinf(start.primary)) continue;
-        double compute = 0;
+        double compute = options.stage_seconds;
         for (uint32_t l : layers) compute += layer_seconds(coarse.layers[l], worker.threads);
         const Value value = extend(start, compute + stage.transfer_seconds, options.objective);
         if (value.better_than(best[w][i])) {
@@ -185,8 +193,8 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
         }
       }
     }
-    for (size_t w = 1; w < workers; ++w)
-      if (best[w - 1][i].better_than(best[w][i])) {
+    for (size_t w = 1; w < workers; ++w)  // as good on fewer workers: leave this one unused
+      if (!best[w][i].better_than(best[w - 1][i])) {
         best[w][i] = best[w - 1][i];
         before[w][i] = SIZE_MAX;
       }
@@ -209,6 +217,7 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
         members.insert(l);
       }
     pricer.price(coarse_layers, members, &s);
+    s.compute_seconds = options.stage_seconds;
     for (uint32_t l : coarse_layers) {
       s.compute_seconds += layer_seconds(coarse.layers[l], options.workers[w].threads);
       s.layers.insert(s.layers.end(), coarse.layers[l].members.begin(), coarse.layers[l].members.end());

@@ -41,6 +41,7 @@ const char* objective_name(Objective objective);
 struct PlacementOptions {
   std::vector<Worker> workers;  // stages take them in this order; a worker may stay unused
   TransferCosts transfer;
+  double stage_seconds = 0;  // what every stage's run costs beyond its layers (starting, ending)
   Objective objective = Objective::kLatency;
   size_t max_ideals = 4096;  // beyond this the graph is coarsened first (coarsen_layers.h)
 };
@@ -48,7 +49,7 @@ struct PlacementOptions {
 struct Stage {
   uint32_t worker = 0;
   std::vector<uint32_t> layers;  // of the planned (uncoarsened) graph, in order
-  double compute_seconds = 0;    // its layers on the worker's threads
+  double compute_seconds = 0;    // its layers on the worker's threads, and the stage's run
   double transfer_seconds = 0;   // receiving what it reads, sending what others read
   int64_t weight_bytes = 0;
   int64_t memory_bytes = 0;  // weights plus the most activations alive at one of its layers

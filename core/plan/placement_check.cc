@@ -39,6 +39,7 @@ Status check_placement(const LayerGraph& graph, const PlacementOptions& options,
       return Status::error("placement check: layer '" + graph.layers[l].name + "' is not placed");
 
   std::vector<Stage> expected(stages);
+  for (Stage& stage : expected) stage.compute_seconds = options.stage_seconds;
   std::vector<int64_t> alive(stages, 0);
   for (size_t l = 0; l < n; ++l) {
     const size_t s = stage_of[l];

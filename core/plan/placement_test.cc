@@ -102,7 +102,7 @@ std::pair<double, double> brute_force(const LayerGraph& g, const PlacementOption
       for (uint32_t c : t.consumers)
         if (t.producer != kNoLayer && worker[c] < worker[t.producer]) forward = false;
     if (forward) {
-      std::vector<double> seconds(k, 0);
+      std::vector<double> seconds(k, options.stage_seconds);
       std::vector<int64_t> weights(k, 0), alive(k, 0);
       std::vector<bool> used(k, false);
       for (size_t l = 0; l < n; ++l) {
@@ -172,6 +172,7 @@ TEST_CASE("placement equals brute force over contiguous splits of random graphs"
     options.transfer = {std::uniform_real_distribution<double>(0, 2)(rng),
                         std::uniform_real_distribution<double>(5, 200)(rng)};
     options.objective = seed % 2 ? Objective::kThroughput : Objective::kLatency;
+    options.stage_seconds = seed % 5 == 0 ? 0 : std::uniform_real_distribution<double>(0, 3)(rng);
     INFO("seed " << seed << ", " << n << " layers over " << k << " workers, " << objective_name(options.objective));
     const std::pair<double, double> expected = brute_force(g, options);
     const Result<Placement> placed = place_layers(g, options);

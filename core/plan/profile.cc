@@ -166,6 +166,7 @@ std::string profile_to_json(const Profile& p) {
         {"spin", p.executor.spin * 1e9},
         {"run", p.executor.run * 1e9},
         {"run_all", p.executor.run_all * 1e9}}},
+      {"transfer", {{"message_ns", p.transfer.message * 1e9}, {"copy_gbps", p.transfer.copy_gbps}}},
   };
   return out.dump(1);
 }
@@ -246,6 +247,12 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.executor.run = e.number("run", false) / 1e9;
   p.executor.run_all = e.number("run_all", false) / 1e9;
   TESSERA_RETURN_IF_ERROR(e.status());
+  if (doc.contains("transfer")) {  // absent from profiles made before transfers were measured
+    Reader t(doc["transfer"], "transfer");
+    p.transfer.message = t.number("message_ns", false) / 1e9;
+    p.transfer.copy_gbps = t.number("copy_gbps", false);
+    TESSERA_RETURN_IF_ERROR(t.status());
+  }
   return p;
 }
 
@@ -275,6 +282,7 @@ Profile uncalibrated_profile(const std::string& isa, const std::string& build) {
               {"L3", 16 << 20, 30, 20, 60},
               {"DRAM", 0, 15, 10, 20}};
   p.executor = {1e-6, 2e-8, 1e-6, 2e-5, 1e-4, 2e-5, 5e-5};
+  p.transfer = {2e-5, 10};
   return p;
 }
 

@@ -48,6 +48,13 @@ struct ExecutorCosts {
   double run_all = 0;
 };
 
+// Moving one tensor between workers (placement.h): a hand-over message, and copies at a rate
+// (both 0 in profiles made before it was measured).
+struct TransferRates {
+  double message = 0;  // seconds
+  double copy_gbps = 0;
+};
+
 // A tile's time in a model = scale * its time from the rates + tile
 //                            + tap * (GEMM micro-kernel calls x kernel taps, for GEMM tiles).
 struct InModel {
@@ -76,6 +83,7 @@ struct Profile {
   double permute_ns = 0;                   // per byte moved by a strided copy, data in L1
   std::vector<MemoryLevel> memory;         // L1 first, DRAM last
   ExecutorCosts executor;
+  TransferRates transfer;
   // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a
   // model: inputs arriving from another op rather than a warm cache (a scale), each tile's
   // setup, and a convolution's row pointers per kernel tap (what makes a 3-channel stem

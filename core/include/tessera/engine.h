@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/placement.h"
 #include "tessera/status.h"
 #include "tessera/tensor.h"
 
@@ -203,6 +204,9 @@ class Model {
   virtual Result<PlanReport> plan(const InputDims& dims = {}) const = 0;
   // Its tiling as a plan file (docs/planning.md) that CompileOptions::plan loads back.
   virtual Result<std::string> plan_json(const InputDims& dims = {}) const = 0;
+  // The specialisation for `dims` split into stages over workers (docs/placement.md), checked
+  // by an independent verifier. Fails, naming the node, when one node does not fit a worker.
+  virtual Result<PlacementReport> place(const InputDims& dims, const PlaceOptions& options) const = 0;
 };
 
 class Session {

@@ -1,0 +1,63 @@
+// What `Model::place` answers (docs/placement.md): a model split into stages over workers, each
+// a group of threads with its own memory budget, planned on the cost model's predictions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct PlaceOptions {
+  int workers = 2;
+  int threads = 2;                    // in all: each worker gets threads / workers (at least one)
+  int64_t worker_memory = 0;          // bytes each worker may hold (weights and activations); 0: no limit
+  std::string objective = "latency";  // "latency" (one input) or "throughput" (a stream)
+  // A profile's JSON (tessera::calibrate). Empty: the one saved for the model's ISA, else
+  // uncalibrated guesses.
+  std::string profile;
+};
+
+struct StagePlan {
+  int worker = 0;
+  int threads = 1;
+  std::vector<std::string> nodes;  // compiled nodes (ModelInfo::nodes names), in order
+  double compute_ms = 0;           // predicted, its nodes one after another
+  double transfer_ms = 0;          // receiving its inputs, sending its outputs
+  int64_t weight_bytes = 0;
+  int64_t memory_bytes = 0;  // weights plus the most activations alive at one of its nodes
+  int64_t bytes_in = 0;      // crossing its first cut (and the caller's inputs)
+  int64_t bytes_out = 0;     // crossing its last cut (and the outputs)
+};
+
+struct PlacementReport {
+  bool calibrated = false;           // the profile was this machine's
+  bool transfer_calibrated = false;  // its transfer costs were measured (else estimated)
+  std::string objective;
+  int workers = 1;
+  int threads_per_worker = 1;
+  int64_t worker_memory = 0;
+  std::vector<StagePlan> stages;
+  double latency_ms = 0;  // one input through the stages in turn
+  double period_ms = 0;   // a stream's: its slowest stage
+  // The alternatives, predicted the same way: one instance with all the threads (0 when it
+  // does not fit one worker's memory), and one instance per worker each taking whole inputs.
+  double single_ms = 0;
+  double replicas_period_ms = 0;
+  // What the objective favours, by the predictions above: "stages" (the planned ones), "single"
+  // or "replicas"; the simpler on a tie, and never a pipeline the memory does not need unless
+  // it is predicted faster.
+  std::string choice;
+  std::string coarsening;  // how the layer graph was coarsened for the dynamic program
+  uint64_t layers = 0;
+  uint64_t ideals = 0;
+  double planning_ms = 0;
+};
+
+// {"calibrated", "transfer_calibrated", "objective", "workers", "threads_per_worker",
+// "worker_memory", "latency_ms", "period_ms", "single_ms", "replicas_period_ms", "choice", "coarsening",
+// "layers", "ideals", "planning_ms", "stages": [{"worker", "threads", "nodes", "compute_ms",
+// "transfer_ms", "weight_bytes", "memory_bytes", "bytes_in", "bytes_out"}]}
+std::string placement_report_json(const PlacementReport& report);
+
+}  // namespace tessera

@@ -1,0 +1,114 @@
+// tessera place: a model split into stages over workers, with the predicted stage times,
+// memory, the bytes crossing each cut, latency and period (docs/placement.md).
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "native/commands.h"
+#include "native/common.h"
+
+namespace tessera::cli {
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: tessera place MODEL.json --workers K [--threads N] [--worker-memory SIZE]\n"
+    "                     [--objective latency|throughput] [--shape NAME=AxBxC ...] [--explain]\n"
+    "                     [--json FILE] [--profile FILE] [model options]\n"
+    "\n"
+    "Splits MODEL.json into consecutive stages over K workers (default 2) that share N threads\n"
+    "(default 2; each worker N/K, at least one), each holding at most SIZE of weights and\n"
+    "activations (256MiB, 1.5GiB, 512KiB; default: no limit), by dynamic programming over the\n"
+    "graph's ideals on the cost model's predictions (docs/placement.md). The objective is one\n"
+    "input's latency (default) or a stream's period, its slowest stage. Prints each stage's\n"
+    "worker, nodes, predicted time, memory and the bytes crossing its cuts, the predicted latency\n"
+    "and period, and the alternatives: one instance with all N threads, and one instance per\n"
+    "worker taking whole inputs.\n"
+    "--explain: every stage's nodes.\n"
+    "--json FILE: the report (docs/placement.md).\n"
+    "--profile FILE: the profile to predict with; without it, the one calibrate saved for this ISA.\n";
+
+// "12.345 ms", or "does not fit" for 0.
+std::string milliseconds(double ms) {
+  if (ms <= 0) return "does not fit";
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3f ms", ms);
+  return text;
+}
+
+}  // namespace
+
+int place_command(int argc, char** argv) {
+  ArgSpec spec{kModelOptions, kModelFlags};
+  spec.options.insert({"workers", "worker-memory", "objective", "json"});
+  spec.flags.insert("explain");
+  auto args = parse_args(argc, argv, 2, spec);
+  if (!args.ok()) return fail("place", args.status().message());
+  if (args->flags.count("help")) return std::fputs(kHelp, stdout), 0;
+  auto path = model_path(*args);
+  if (!path.ok()) return fail("place", path.status().message());
+  auto threads = args->get_int("threads", 2, 1, 256);
+  if (!threads.ok()) return fail("place", threads.status().message());
+  auto workers = args->get_int("workers", 2, 1, 256);
+  if (!workers.ok()) return fail("place", workers.status().message());
+  PlaceOptions place;
+  place.workers = *workers;
+  place.threads = *threads;
+  place.objective = args->get("objective", "latency");
+  if (args->has("worker-memory")) {
+    auto bytes = parse_size(args->get("worker-memory", ""), "--worker-memory");
+    if (!bytes.ok()) return fail("place", bytes.status().message());
+    place.worker_memory = *bytes;
+  }
+  auto options = compile_options(*args, std::max(1, *threads / *workers));
+  if (!options.ok()) return fail("place", options.status().message());
+  place.profile = options->profile;
+  auto model = Model::load_file(*path, *options);
+  if (!model.ok()) return fail("place", model.status().message());
+  auto dims = input_dims(*model.value(), *args);
+  if (!dims.ok()) return fail("place", dims.status().message());
+  auto report = model.value()->place(*dims, place);
+  if (!report.ok()) return fail("place", report.status().message());
+  const PlacementReport& r = *report;
+
+  std::printf("%s: %d worker%s x %d thread%s, %s objective, worker memory %s\n", model.value()->name().c_str(),
+              r.workers, r.workers == 1 ? "" : "s", r.threads_per_worker, r.threads_per_worker == 1 ? "" : "s",
+              r.objective.c_str(), r.worker_memory ? format_bytes(r.worker_memory).c_str() : "unlimited");
+  if (!r.calibrated) std::printf("UNCALIBRATED: no profile for this ISA; run `tessera calibrate` first\n");
+  if (r.calibrated && !r.transfer_calibrated)
+    std::printf("transfers estimated: the profile predates their calibration; run `tessera calibrate` again\n");
+  std::printf("layer graph: %llu nodes, %s; planned in %.1f ms\n", static_cast<unsigned long long>(r.layers),
+              r.coarsening.c_str(), r.planning_ms);
+  std::printf("\n%-5s %-6s %-7s %-5s %-28s %-28s %10s %11s %11s %11s %11s\n", "stage", "worker", "threads", "nodes",
+              "first node", "last node", "compute ms", "transfer ms", "memory", "bytes in", "bytes out");
+  for (size_t s = 0; s < r.stages.size(); ++s) {
+    const StagePlan& stage = r.stages[s];
+    std::printf("%-5zu %-6d %-7d %-5zu %-28.28s %-28.28s %10.3f %11.3f %11s %11s %11s\n", s, stage.worker,
+                stage.threads, stage.nodes.size(), stage.nodes.front().c_str(), stage.nodes.back().c_str(),
+                stage.compute_ms, stage.transfer_ms, format_bytes(stage.memory_bytes).c_str(),
+                format_bytes(stage.bytes_in).c_str(), format_bytes(stage.bytes_out).c_str());
+  }
+  std::printf("\npredicted: latency %.3f ms, period %.3f ms\n", r.latency_ms, r.period_ms);
+  std::printf("alternatives: one instance with %d threads %s; %d instances with %d thread%s each: period %s\n",
+              *threads, milliseconds(r.single_ms).c_str(), r.workers, r.threads_per_worker,
+              r.threads_per_worker == 1 ? "" : "s", milliseconds(r.replicas_period_ms).c_str());
+  std::printf("choice for %s: %s\n", r.objective.c_str(),
+              r.choice == "stages"   ? "the stages above"
+              : r.choice == "single" ? "one instance with all the threads"
+                                     : "one instance per worker");
+  if (args->flags.count("explain")) {
+    for (size_t s = 0; s < r.stages.size(); ++s) {
+      std::printf("\nstage %zu (worker %d, weights %s):\n", s, r.stages[s].worker,
+                  format_bytes(r.stages[s].weight_bytes).c_str());
+      for (const std::string& node : r.stages[s].nodes) std::printf("  %s\n", node.c_str());
+    }
+  }
+  if (args->has("json")) {
+    std::ofstream out(args->get("json", ""));
+    out << placement_report_json(r) << "\n";
+    if (!out) return fail("place", "cannot write \"" + args->get("json", "") + "\"");
+  }
+  return 0;
+}
+
+}  // namespace tessera::cli
