@@ -36,6 +36,7 @@ TEST_CASE("zoo model resnet50_b1") { check_zoo_model("resnet50_b1", true); }
 TEST_CASE("zoo model resnet50_b8") { check_zoo_model("resnet50_b8", false); }
 TEST_CASE("zoo model vgg16_b1") { check_zoo_model("vgg16_b1", false); }
 TEST_CASE("zoo model vgg16_b8") { check_zoo_model("vgg16_b8", false); }
+TEST_CASE("zoo model inception_v3") { check_zoo_model("inception_v3", true); }
 TEST_CASE("zoo model bert_base") { check_zoo_model("bert_base", true); }
 
 }  // namespace

@@ -14,6 +14,14 @@ bool LayerSet::subset_of(const LayerSet& other) const {
   return true;
 }
 
+std::vector<uint32_t> LayerSet::minus(const LayerSet& other) const {
+  std::vector<uint32_t> layers;
+  for (size_t w = 0; w < words_.size(); ++w)
+    for (uint64_t bits = words_[w] & ~other.words_[w]; bits != 0; bits &= bits - 1)
+      layers.push_back(static_cast<uint32_t>(w * 64 + static_cast<size_t>(std::countr_zero(bits))));
+  return layers;
+}
+
 size_t LayerSet::size() const {
   size_t count = 0;
   for (uint64_t word : words_) count += static_cast<size_t>(std::popcount(word));

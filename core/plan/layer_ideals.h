@@ -19,6 +19,8 @@ class LayerSet {
   void insert(uint32_t layer) { words_[layer / 64] |= uint64_t{1} << (layer % 64); }
   bool contains(uint32_t layer) const { return (words_[layer / 64] >> (layer % 64)) & 1; }
   bool subset_of(const LayerSet& other) const;
+  // The layers in this set and not in `other`, ascending.
+  std::vector<uint32_t> minus(const LayerSet& other) const;
   size_t size() const;
   bool operator==(const LayerSet& other) const { return words_ == other.words_; }
   bool operator<(const LayerSet& other) const { return words_ < other.words_; }

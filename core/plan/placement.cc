@@ -43,8 +43,10 @@ class StagePricer {
     stamp_.assign(graph.tensors.size(), 0);
   }
 
-  // Everything but the compute time, which depends on the worker's threads.
-  void price(const std::vector<uint32_t>& layers, const LayerSet& stage, Stage* out) {
+  // Everything but the compute time, which depends on the worker's threads, of the stage
+  // `layers`: the members of `upper` not in `lower`.
+  void price(const std::vector<uint32_t>& layers, const LayerSet& upper, const LayerSet& lower, Stage* out) {
+    const auto in_stage = [&](uint32_t l) { return upper.contains(l) && !lower.contains(l); };
     ++epoch_;
     out->weight_bytes = 0;
     out->bytes_in = out->bytes_out = 0;
@@ -56,7 +58,7 @@ class StagePricer {
       alive = std::max(alive, layer.alive_bytes);
       for (uint32_t t : reads_[l]) {
         const LayerTensor& tensor = graph_.tensors[t];
-        if (stamp_[t] == epoch_ || (tensor.producer != kNoLayer && stage.contains(tensor.producer))) continue;
+        if (stamp_[t] == epoch_ || (tensor.producer != kNoLayer && in_stage(tensor.producer))) continue;
         stamp_[t] = epoch_;
         out->bytes_in += tensor.bytes;
         out->transfer_seconds += transfer_.message_seconds + copy_seconds(tensor.bytes);
@@ -64,7 +66,7 @@ class StagePricer {
       for (uint32_t t : writes_[l]) {
         const LayerTensor& tensor = graph_.tensors[t];
         const bool leaves = tensor.graph_output || std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
-                                                               [&](uint32_t c) { return !stage.contains(c); });
+                                                               [&](uint32_t c) { return !in_stage(c); });
         if (!leaves) continue;
         out->bytes_out += tensor.bytes;
         out->transfer_seconds += copy_seconds(tensor.bytes);
@@ -162,31 +164,44 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
   std::vector<size_t> sizes(ideals.size());
   for (size_t i = 0; i < ideals.size(); ++i) sizes[i] = ideals[i].size();
 
+  // Per ideal, its layers' time on each worker and their weights: a stage's are differences.
   const size_t workers = options.workers.size();
+  std::vector<std::vector<double>> compute(ideals.size(), std::vector<double>(workers, 0));
+  std::vector<int64_t> weights(ideals.size(), 0);
+  int64_t largest_budget = 0;
+  for (const Worker& w : options.workers)
+    largest_budget = w.memory_bytes == 0 ? INT64_MAX : std::max(largest_budget, w.memory_bytes);
+  for (size_t i = 0; i < ideals.size(); ++i)
+    for (uint32_t l = 0; l < n; ++l) {
+      if (!ideals[i].contains(l)) continue;
+      weights[i] += coarse.layers[l].weight_bytes;
+      for (size_t w = 0; w < workers; ++w) compute[i][w] += layer_seconds(coarse.layers[l], options.workers[w].threads);
+    }
+
   std::vector<std::vector<Value>> best(workers, std::vector<Value>(ideals.size()));
   // The ideal before the last stage (SIZE_MAX: worker w stays unused, see best[w - 1]).
   std::vector<std::vector<size_t>> before(workers, std::vector<size_t>(ideals.size(), SIZE_MAX));
   StagePricer pricer(coarse, options.transfer);
-  std::vector<uint32_t> layers;
   Stage stage;
   for (size_t w = 0; w < workers; ++w) best[w][0] = Value{0, 0, 0};
   for (size_t i = 1; i < ideals.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
+    for (size_t j = i; j-- > 0;) {  // short last stages first: good bounds early
       if (sizes[j] >= sizes[i] || !ideals[j].subset_of(ideals[i])) continue;
-      layers.clear();
-      for (uint32_t l = 0; l < n; ++l)
-        if (ideals[i].contains(l) && !ideals[j].contains(l)) layers.push_back(l);
-      LayerSet members(n);
-      for (uint32_t l : layers) members.insert(l);
-      pricer.price(layers, members, &stage);
+      if (weights[i] - weights[j] > largest_budget) continue;
+      // Transfers only add: a stage that cannot win on its compute alone is not priced.
+      const auto start = [&](size_t w) { return w == 0 ? (j == 0 ? best[0][0] : Value{}) : best[w - 1][j]; };
+      const auto seconds = [&](size_t w) { return options.stage_seconds + compute[i][w] - compute[j][w]; };
+      bool may_win = false;
+      for (size_t w = 0; w < workers && !may_win; ++w)
+        may_win =
+            !std::isinf(start(w).primary) && extend(start(w), seconds(w), options.objective).better_than(best[w][i]);
+      if (!may_win) continue;
+      pricer.price(ideals[i].minus(ideals[j]), ideals[i], ideals[j], &stage);
       for (size_t w = 0; w < workers; ++w) {
         const Worker& worker = options.workers[w];
         if (worker.memory_bytes != 0 && stage.memory_bytes > worker.memory_bytes) continue;
-        const Value start = w == 0 ? (j == 0 ? best[0][0] : Value{}) : best[w - 1][j];
-        if (std::isinf(start.primary)) continue;
-        double compute = options.stage_seconds;
-        for (uint32_t l : layers) compute += layer_seconds(coarse.layers[l], worker.threads);
-        const Value value = extend(start, compute + stage.transfer_seconds, options.objective);
+        if (std::isinf(start(w).primary)) continue;
+        const Value value = extend(start(w), seconds(w) + stage.transfer_seconds, options.objective);
         if (value.better_than(best[w][i])) {
           best[w][i] = value;
           before[w][i] = j;
@@ -209,14 +224,8 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
     if (j == SIZE_MAX) continue;
     Stage s;
     s.worker = static_cast<uint32_t>(w);
-    std::vector<uint32_t> coarse_layers;
-    LayerSet members(n);
-    for (uint32_t l = 0; l < n; ++l)
-      if (ideals[i].contains(l) && !ideals[j].contains(l)) {
-        coarse_layers.push_back(l);
-        members.insert(l);
-      }
-    pricer.price(coarse_layers, members, &s);
+    const std::vector<uint32_t> coarse_layers = ideals[i].minus(ideals[j]);
+    pricer.price(coarse_layers, ideals[i], ideals[j], &s);
     s.compute_seconds = options.stage_seconds;
     for (uint32_t l : coarse_layers) {
       s.compute_seconds += layer_seconds(coarse.layers[l], options.workers[w].threads);

@@ -1,5 +1,5 @@
 // The zoo's architectures: one builder per model (defined in resnet.cc, mobilenet.cc, vgg.cc,
-// bert.cc, tiny.cc) and the blocks the full-size and tiny models share.
+// inception.cc, bert.cc, tiny.cc) and the blocks the full-size and tiny models share.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@ namespace tessera::zoo {
 void build_resnet50(LayerBuilder& nn, int64_t batch);
 void build_mobilenet_v2(LayerBuilder& nn, int64_t batch);
 void build_vgg16(LayerBuilder& nn, int64_t batch);
+void build_inception_v3(LayerBuilder& nn, int64_t batch);  // batch is always 1
 void build_bert_base(LayerBuilder& nn, int64_t batch);  // batch is always 1
 void build_tiny_cnn(LayerBuilder& nn, int64_t batch);
 void build_tiny_mobilenet(LayerBuilder& nn, int64_t batch);

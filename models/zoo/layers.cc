@@ -27,23 +27,22 @@ Tensor LayerBuilder::uniform_param(const std::string& name, const Shape& shape, 
 Tensor LayerBuilder::conv(const Tensor& x, const std::string& name, const ConvSpec& spec) {
   TESSERA_CHECK(x.shape.size() == 4 && x.shape[1] % spec.group == 0 && spec.out_channels % spec.group == 0);
   const int64_t in_per_group = x.shape[1] / spec.group;
-  const int64_t fan_in = in_per_group * spec.kernel * spec.kernel;
+  const int64_t kh = spec.kernel, kw = spec.kernel_w > 0 ? spec.kernel_w : spec.kernel;
+  const int64_t fan_in = in_per_group * kh * kw;
   const double w_bound = kaiming_bound(spec.gain, fan_in);
   std::vector<Tensor> inputs = {
-      x,
-      uniform_param(name + ".weight", {spec.out_channels, in_per_group, spec.kernel, spec.kernel}, -w_bound, w_bound)};
+      x, uniform_param(name + ".weight", {spec.out_channels, in_per_group, kh, kw}, -w_bound, w_bound)};
   if (spec.bias) {
     const double b_bound = 1.0 / std::sqrt(static_cast<double>(fan_in));  // torch's default
     inputs.push_back(uniform_param(name + ".bias", {spec.out_channels}, -b_bound, b_bound));
   }
   const auto& p = spec.pads;
-  const int64_t extent = spec.dilation * (spec.kernel - 1) + 1;
-  const int64_t out_h = (x.shape[2] + p[0] + p[2] - extent) / spec.stride + 1;
-  const int64_t out_w = (x.shape[3] + p[1] + p[3] - extent) / spec.stride + 1;
+  const int64_t out_h = (x.shape[2] + p[0] + p[2] - (spec.dilation * (kh - 1) + 1)) / spec.stride + 1;
+  const int64_t out_w = (x.shape[3] + p[1] + p[3] - (spec.dilation * (kw - 1) + 1)) / spec.stride + 1;
   TESSERA_CHECK(out_h > 0 && out_w > 0);
   Attributes attributes{{"dilations", {spec.dilation, spec.dilation}},
                         {"group", spec.group},
-                        {"kernel_shape", {spec.kernel, spec.kernel}},
+                        {"kernel_shape", {kh, kw}},
                         {"pads", p},
                         {"strides", {spec.stride, spec.stride}}};
   return g_.node("Conv", name, inputs, {x.shape[0], spec.out_channels, out_h, out_w}, attributes);
@@ -127,14 +126,15 @@ Tensor LayerBuilder::max_pool(const Tensor& x, const std::string& name, int64_t 
                   {"strides", {stride, stride}}});
 }
 
-Tensor LayerBuilder::average_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride) {
-  const int64_t h = (x.shape[2] - kernel) / stride + 1;
-  const int64_t w = (x.shape[3] - kernel) / stride + 1;
+Tensor LayerBuilder::average_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride,
+                                  int64_t pad) {
+  const int64_t h = (x.shape[2] + 2 * pad - kernel) / stride + 1;
+  const int64_t w = (x.shape[3] + 2 * pad - kernel) / stride + 1;
   return g_.node("AveragePool", name, {x}, {x.shape[0], x.shape[1], h, w},
                  {{"ceil_mode", 0},
-                  {"count_include_pad", 0},
+                  {"count_include_pad", pad > 0 ? 1 : 0},
                   {"kernel_shape", {kernel, kernel}},
-                  {"pads", {0, 0, 0, 0}},
+                  {"pads", {pad, pad, pad, pad}},
                   {"strides", {stride, stride}}});
 }
 

@@ -19,6 +19,7 @@ inline constexpr double kLinearGain = 1.0;
 struct ConvSpec {
   int64_t out_channels = 0;
   int64_t kernel = 1;
+  int64_t kernel_w = 0;  // the width of a non-square kernel (Inception's 1x7 and 7x1); 0: `kernel`
   int64_t stride = 1;
   std::array<int64_t, 4> pads = {0, 0, 0, 0};  // ONNX order: top, left, bottom, right
   int64_t dilation = 1;
@@ -68,7 +69,8 @@ class LayerBuilder {
   Tensor matmul(const Tensor& a, const Tensor& b, const std::string& name);
 
   Tensor max_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride, int64_t pad);
-  Tensor average_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride);
+  // With `pad` on every side the border windows count the padding, as torch's avg_pool2d does.
+  Tensor average_pool(const Tensor& x, const std::string& name, int64_t kernel, int64_t stride, int64_t pad = 0);
   Tensor global_average_pool(const Tensor& x, const std::string& name);
   Tensor flatten(const Tensor& x, const std::string& name);
   Tensor reshape(const Tensor& x, const std::string& name, const Shape& shape);

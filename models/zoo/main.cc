@@ -16,7 +16,7 @@ constexpr const char* kUsage =
     "Writes DIR/<name>.json and DIR/<name>.bin in Tessera model format v1 with seeded random\n"
     "weights; the same seed gives byte-identical files.\n"
     "  <model>     one model from --list; batched models are written as <model>_b<N>\n"
-    "  all         resnet50, mobilenetv2, vgg16 at batch 1 and 8, and bert_base\n"
+    "  all         resnet50, mobilenetv2, vgg16 at batch 1 and 8, inception_v3 and bert_base\n"
     "  tiny        every tiny_* model\n"
     "  --batch N   batch of resnet50/mobilenetv2/vgg16 (default 1; other models fix their own)\n"
     "  --seed S    weight seed, an unsigned 64-bit integer (default 1)\n"
@@ -50,7 +50,7 @@ void list_models() {
   for (const auto& spec : tessera::zoo::model_specs()) {
     std::printf("%-17s %s%s\n", spec.name, spec.description, spec.batched ? " (batched)" : "");
   }
-  std::printf("%-17s %s\n", "all", "resnet50, mobilenetv2, vgg16 at batch 1 and 8, plus bert_base");
+  std::printf("%-17s %s\n", "all", "resnet50, mobilenetv2, vgg16 at batch 1 and 8, plus inception_v3 and bert_base");
   std::printf("%-17s %s\n", "tiny", "every tiny_* model");
 }
 

@@ -12,6 +12,8 @@ const std::vector<ModelSpec>& model_specs() {
       {"resnet50", "torchvision ResNet-50 v1.5, image [N,3,224,224] -> logits [N,1000]", true, build_resnet50},
       {"mobilenetv2", "torchvision MobileNetV2 1.0, image [N,3,224,224] -> logits [N,1000]", true, build_mobilenet_v2},
       {"vgg16", "torchvision VGG-16 (no BN), image [N,3,224,224] -> logits [N,1000]", true, build_vgg16},
+      {"inception_v3", "torchvision Inception v3 (eval), image [1,3,299,299] -> logits [1,1000]", false,
+       build_inception_v3},
       {"bert_base", "BERT-base encoder, 12 layers, embeddings [1,128,768] -> hidden [1,128,768]", false,
        build_bert_base},
       {"tiny_cnn", "convs (strided, asymmetric pads, depthwise, dilated, grouped), pools, Gemm, Softmax", false,
