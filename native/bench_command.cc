@@ -32,6 +32,11 @@ constexpr const char* kHelp =
     "With --engine xnnpack: the same model through XNNPACK's operator-at-a-time subgraph runtime\n"
     "(its pthreadpool with the same thread counts), interleaved with Tessera's runs, with the\n"
     "largest output difference between the two; ops XNNPACK lacks are listed.\n"
+    "With --workers K [--worker-memory SIZE] [--objective latency|throughput] [--stream N]: the\n"
+    "model placed over K workers sharing the threads (tessera place), one input's latency next to\n"
+    "one instance with all the threads; with --stream, the period of N inputs streamed through the\n"
+    "stages next to one instance and to K instances taking whole inputs; predicted next to measured\n"
+    "(medians of --runs rounds, default 10).\n"
     "With --peak: the FP32 FMA peak of one core and of N threads at once, and the GEMM\n"
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
     "Model options: --isa, --tile-flops, --no-reuse, --planner, --plan, --profile (see tessera run --help).\n";
@@ -85,7 +90,8 @@ int peak_command(const Args& args) {
 
 int bench_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine", "input", "random-input"});
+  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine", "input", "random-input",
+                       "workers", "worker-memory", "objective", "stream"});
   spec.flags.insert({"peak", "no-peak"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("bench", args.status().message());
@@ -94,6 +100,8 @@ int bench_command(int argc, char** argv) {
   const std::string engine = args->get("engine", "tessera");
   if (engine == "xnnpack") return xnnpack_bench(*args);
   if (engine != "tessera") return fail("bench", "--engine must be tessera or xnnpack, got \"" + engine + "\"");
+  if (args->has("workers")) return workers_bench(*args);
+  if (args->has("stream")) return fail("bench", "--stream runs a placement: give --workers K");
   auto path = model_path(*args);
   if (!path.ok()) return fail("bench", path.status().message());
   auto runs = args->get_int("runs", 20, 1, 100000);

@@ -14,6 +14,10 @@ int predict_command(int argc, char** argv);
 int plan_command(int argc, char** argv);
 int place_command(int argc, char** argv);
 
+// tessera bench --workers K (workers_bench.cc), with the arguments bench parsed.
+struct Args;
+int workers_bench(const Args& args);
+
 // Prints `message` to stderr as "tessera <command>: error: message" and returns 1.
 int fail(const char* command, const std::string& message);
 

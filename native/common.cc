@@ -130,6 +130,17 @@ Result<int64_t> parse_size(const std::string& text, const std::string& what) {
   return static_cast<int64_t>(bytes);
 }
 
+Result<PlaceOptions> place_options(const Args& args, int threads) {
+  PlaceOptions place;
+  TESSERA_ASSIGN_OR_RETURN(place.workers, args.get_int("workers", 2, 1, 256));
+  place.threads = threads;
+  place.objective = args.get("objective", "latency");
+  if (args.has("worker-memory")) {
+    TESSERA_ASSIGN_OR_RETURN(place.worker_memory, parse_size(args.get("worker-memory", ""), "--worker-memory"));
+  }
+  return place;
+}
+
 std::string format_count(double value) {
   char text[32];
   if (value >= 1e9)

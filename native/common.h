@@ -32,12 +32,16 @@ Result<InputDims> input_dims(const Model& model, const Args& args);
 // table they index, other integers 0/1.
 Result<std::vector<Tensor>> make_inputs(const Model& model, const InputDims& dims, const Args& args);
 
+// --workers K (default 2), --worker-memory SIZE, --objective latency|throughput: a placement
+// over workers sharing `threads` threads.
+Result<PlaceOptions> place_options(const Args& args, int threads);
+
 // The one positional argument: the model path.
 Result<std::string> model_path(const Args& args);
 
 std::string format_bytes(int64_t bytes);  // "12.3 MiB"
 // "256MiB", "1.5GiB", "512KiB" or plain bytes; `what` names the option in the error.
 Result<int64_t> parse_size(const std::string& text, const std::string& what);
-std::string format_count(double value);   // "4.11 G"
+std::string format_count(double value);  // "4.11 G"
 
 }  // namespace tessera::cli

@@ -49,18 +49,10 @@ int place_command(int argc, char** argv) {
   if (!path.ok()) return fail("place", path.status().message());
   auto threads = args->get_int("threads", 2, 1, 256);
   if (!threads.ok()) return fail("place", threads.status().message());
-  auto workers = args->get_int("workers", 2, 1, 256);
-  if (!workers.ok()) return fail("place", workers.status().message());
-  PlaceOptions place;
-  place.workers = *workers;
-  place.threads = *threads;
-  place.objective = args->get("objective", "latency");
-  if (args->has("worker-memory")) {
-    auto bytes = parse_size(args->get("worker-memory", ""), "--worker-memory");
-    if (!bytes.ok()) return fail("place", bytes.status().message());
-    place.worker_memory = *bytes;
-  }
-  auto options = compile_options(*args, std::max(1, *threads / *workers));
+  auto placing = place_options(*args, *threads);
+  if (!placing.ok()) return fail("place", placing.status().message());
+  PlaceOptions place = *placing;
+  auto options = compile_options(*args, std::max(1, *threads / place.workers));
   if (!options.ok()) return fail("place", options.status().message());
   place.profile = options->profile;
   auto model = Model::load_file(*path, *options);

@@ -9,6 +9,7 @@
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "tessera/pipeline.h"
 
 namespace tessera::cli {
 
@@ -18,13 +19,17 @@ constexpr const char* kHelp =
     "usage: tessera run MODEL.json [--shape NAME=AxBxC ...] [--input NAME=FILE.bin ... | --random-input SEED]\n"
     "                   [--output-dir DIR] [--threads N] [--scheduler dynamic|barrier|shuffle]\n"
     "                   [--isa auto|avx512|avx2|scalar] [--tile-flops F] [--no-reuse]\n"
+    "                   [--workers K [--worker-memory SIZE] [--objective latency|throughput]]\n"
     "\n"
     "Runs MODEL.json once. --shape gives the dims of inputs with symbolic dims (\"batch\", \"seq\").\n"
     "Inputs are raw little-endian files of the input's dtype and dims, or seeded random values\n"
     "(default: --random-input 1): floats uniform in [-1, 1), token ids within the table they\n"
     "index, other integers and bools 0/1. Each output is written to DIR/<name>.bin (raw, in\n"
     "its dtype) and described in DIR/outputs.json (dims, dtype; default DIR: tessera_out).\n"
-    "Prints a summary of every output and the latency.\n";
+    "Prints a summary of every output and the latency.\n"
+    "--workers K: runs the stages of the model placed over K workers sharing the N threads, each\n"
+    "holding at most SIZE (256MiB, 1.5GiB; tessera place); the outputs are bitwise those of one\n"
+    "instance.\n";
 
 std::string safe_file_name(const std::string& name) {
   std::string s = name;
@@ -72,7 +77,7 @@ void print_summary(const Tensor& t) {
 
 int run_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"input", "random-input", "output-dir", "scheduler"});
+  spec.options.insert({"input", "random-input", "output-dir", "scheduler", "workers", "worker-memory", "objective"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("run", args.status().message());
   if (args->flags.count("help")) return std::fputs(kHelp, stdout), 0;
@@ -97,10 +102,18 @@ int run_command(int argc, char** argv) {
   if (!inputs.ok()) return fail("run", inputs.status().message());
 
   Session session(model.value(), Executor::create(*threads));
+  std::unique_ptr<Pipeline> pipeline;
+  if (args->has("workers")) {  // the stages of a placement instead (tessera place)
+    auto place = place_options(*args, *threads);
+    if (!place.ok()) return fail("run", place.status().message());
+    auto created = Pipeline::create(model.value(), *dims, *place);
+    if (!created.ok()) return fail("run", created.status().message());
+    pipeline = std::move(*created);
+  }
   RunOptions run_options;
   run_options.scheduler = scheduler;
   const auto start = std::chrono::steady_clock::now();
-  auto outputs = session.run(*inputs, run_options);
+  auto outputs = pipeline ? pipeline->run(*inputs) : session.run(*inputs, run_options);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!outputs.ok()) return fail("run", outputs.status().message());
 
@@ -123,8 +136,13 @@ int run_command(int argc, char** argv) {
               info.isa.c_str());
   std::printf("outputs (written to %s/):\n", dir.c_str());
   for (const Tensor& t : *outputs) print_summary(t);
-  std::printf("latency: %.2f ms (first run, %d thread%s, %s scheduler)\n", ms, *threads, *threads == 1 ? "" : "s",
-              scheduler_name(scheduler));
+  if (pipeline) {
+    std::printf("latency: %.2f ms (first run, %zu stages over %d workers sharing %d threads)\n", ms,
+                pipeline->placement().stages.size(), pipeline->placement().workers, *threads);
+  } else {
+    std::printf("latency: %.2f ms (first run, %d thread%s, %s scheduler)\n", ms, *threads, *threads == 1 ? "" : "s",
+                scheduler_name(scheduler));
+  }
   return 0;
 }
 

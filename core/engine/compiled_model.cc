@@ -6,6 +6,7 @@
 
 #include "core/graph/build.h"
 #include "core/model/load.h"
+#include "core/plan/default_tiling.h"
 #include "core/plan/planner.h"
 #include "core/tiles/compile.h"
 
@@ -104,6 +105,18 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   s->info.planner = s->plan_report.planner;
   s->info.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const Specialization>(std::move(s));
+}
+
+Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage, int threads) const {
+  plan::TilingOptions tiling;
+  tiling.threads = threads;
+  tiling.target_tile_flops = options_.tile_flops;
+  tiling.isa = isa_;
+  tiles::CompileOptions compile_options;
+  compile_options.reuse_memory = options_.reuse_memory;
+  compile_options.max_isa = isa_;
+  compile_options.store = store_.get();
+  return tiles::compile(stage, plan::default_tiling(stage, tiling), compile_options);
 }
 
 Result<std::shared_ptr<const Specialization>> CompiledModel::specialize(const InputDims& dims) const {

@@ -54,6 +54,9 @@ class CompiledModel final : public Model {
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;
+  // One stage of a specialisation's graph (stage_graph.h), tiled by the default heuristic for
+  // `threads` and compiled like a specialisation, its kernels sharing the packed weights.
+  Result<tiles::TileGraph> compile_stage(const graph::Graph& stage, int threads) const;
 
  private:
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;

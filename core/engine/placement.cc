@@ -15,9 +15,10 @@ namespace {
 
 // Each compiled node's span on `threads` threads when nodes run one at a time (the barrier
 // policy): the simulator's time from its first tile's start to its last tile's end, which
-// adds up along a stage.
-std::vector<double> node_spans(const tiles::TileGraph& tg, const plan::Profile& profile, int threads) {
-  const std::vector<double> seconds = plan::predict_task_seconds(tg, profile, threads);
+// adds up along a stage. `busy` threads share the memory bandwidth meanwhile (all of them when
+// every worker works at once, as in a stream).
+std::vector<double> node_spans(const tiles::TileGraph& tg, const plan::Profile& profile, int threads, int busy) {
+  const std::vector<double> seconds = plan::predict_task_seconds(tg, profile, busy);
   const plan::SimResult sim = plan::simulate(plan::sim_tasks(tg, seconds),
                                              {threads, plan::SimScheduler::kBarrier, plan::sim_costs(tg, profile)});
   std::vector<double> spans(tg.nodes.size(), 0);
@@ -34,7 +35,9 @@ std::vector<double> node_spans(const tiles::TileGraph& tg, const plan::Profile& 
   return spans;
 }
 
-plan::LayerGraph layer_graph_of(const Specialization& s, const plan::Profile& profile, int max_threads) {
+// Layers timed on 1..max_threads threads; with `all_busy`, every thread of all the workers
+// shares the bandwidth, else only those of the layer's own worker.
+plan::LayerGraph layer_graph_of(const Specialization& s, const plan::Profile& profile, int max_threads, bool all_busy) {
   const graph::Graph& g = s.graph;
   const tiles::TileGraph& tg = s.tile_graph;
   plan::LayerGraph layers;
@@ -48,7 +51,7 @@ plan::LayerGraph layer_graph_of(const Specialization& s, const plan::Profile& pr
     layers.layers.push_back(std::move(layer));
   }
   for (int t = 1; t <= max_threads; ++t) {
-    const std::vector<double> spans = node_spans(tg, profile, t);
+    const std::vector<double> spans = node_spans(tg, profile, t, all_busy ? max_threads : t);
     for (size_t n = 0; n < spans.size(); ++n) layers.layers[n].seconds.push_back(spans[n]);
   }
 
@@ -124,7 +127,9 @@ Result<PlacementReport> CompiledModel::place(const InputDims& dims, const PlaceO
   report.threads_per_worker = std::max(1, options.threads / options.workers);
   report.worker_memory = options.worker_memory;
 
-  const plan::LayerGraph layers = layer_graph_of(*s, profile, options.threads);
+  // A stream keeps every worker busy at once; one input at a time, only the stage running.
+  const plan::LayerGraph layers =
+      layer_graph_of(*s, profile, options.threads, objective == plan::Objective::kThroughput);
   plan::PlacementOptions plan_options;
   plan_options.objective = objective;
   plan_options.workers.assign(options.workers, {report.threads_per_worker, options.worker_memory});
