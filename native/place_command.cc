@@ -1,11 +1,14 @@
 // tessera place: a model split into stages over workers, with the predicted stage times,
 // memory, the bytes crossing each cut, latency and period (docs/placement.md).
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "native/timed_runs.h"
+#include "tessera/pipeline.h"
 
 namespace tessera::cli {
 
@@ -25,6 +28,9 @@ constexpr const char* kHelp =
     "and period, and the alternatives: one instance with all N threads, and one instance per\n"
     "worker taking whole inputs.\n"
     "--explain: every stage's nodes.\n"
+    "--measure: also runs the stages (tessera run --workers) and prints each stage's measured time\n"
+    "  next to the predicted one, and the measured latency, or with --objective throughput the\n"
+    "  period of a stream of 10 inputs (medians of 5 rounds).\n"
     "--json FILE: the report (docs/placement.md).\n"
     "--profile FILE: the profile to predict with; without it, the one calibrate saved for this ISA.\n";
 
@@ -36,12 +42,50 @@ std::string milliseconds(double ms) {
   return text;
 }
 
+// Runs the placement's stages: each stage's time and the latency (or a stream's period),
+// medians of 5 rounds, next to the predictions.
+Status measure(const std::shared_ptr<const Model>& model, const InputDims& dims, const PlaceOptions& place,
+               const Args& args) {
+  TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<Pipeline> pipeline, Pipeline::create(model, dims, place));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<Tensor> inputs, make_inputs(*model, dims, args));
+  const PlacementReport& r = pipeline->placement();
+  const bool stream = r.objective == "throughput";
+  constexpr size_t kStream = 10;
+  std::vector<double> totals;
+  std::vector<std::vector<double>> stages(r.stages.size());
+  for (int round = 0; round < 6; ++round) {  // the first warms up
+    const auto start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point first, last;
+    if (stream) {
+      size_t outputs = 0;
+      TESSERA_RETURN_IF_ERROR(pipeline->run_stream(
+          kStream, [&](size_t) { return inputs; },
+          [&](size_t, std::vector<Tensor>) { (outputs++ == 0 ? first : last) = std::chrono::steady_clock::now(); }));
+    } else {
+      TESSERA_RETURN_IF_ERROR(pipeline->run(inputs).status());
+      first = start;
+      last = std::chrono::steady_clock::now();
+    }
+    if (round == 0) continue;
+    totals.push_back(std::chrono::duration<double, std::milli>(last - first).count() / (stream ? kStream - 1 : 1));
+    const std::vector<double> ms = pipeline->last_stage_ms();
+    for (size_t s = 0; s < ms.size(); ++s) stages[s].push_back(ms[s]);
+  }
+  std::printf("\n%-5s %14s %14s\n", "stage", "measured ms", "predicted ms");
+  for (size_t s = 0; s < stages.size(); ++s)
+    std::printf("%-5zu %14.3f %14.3f\n", s, median(stages[s]), r.stages[s].compute_ms + r.stages[s].transfer_ms);
+  std::printf("measured: %s %.3f ms (predicted %.3f ms; medians of 5 rounds%s)\n", stream ? "period" : "latency",
+              median(totals), stream ? r.period_ms : r.latency_ms,
+              stream ? ", 10 inputs streamed, stage times alongside each other" : "");
+  return Status();
+}
+
 }  // namespace
 
 int place_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"workers", "worker-memory", "objective", "json"});
-  spec.flags.insert("explain");
+  spec.options.insert({"workers", "worker-memory", "objective", "json", "input", "random-input"});
+  spec.flags.insert({"explain", "measure"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("place", args.status().message());
   if (args->flags.count("help")) return std::fputs(kHelp, stdout), 0;
@@ -94,6 +138,10 @@ int place_command(int argc, char** argv) {
                   format_bytes(r.stages[s].weight_bytes).c_str());
       for (const std::string& node : r.stages[s].nodes) std::printf("  %s\n", node.c_str());
     }
+  }
+  if (args->flags.count("measure")) {
+    auto measured = measure(model.value(), *dims, place, *args);
+    if (!measured.ok()) return fail("place", measured.message());
   }
   if (args->has("json")) {
     std::ofstream out(args->get("json", ""));

@@ -130,3 +130,44 @@ TEST_CASE("tessera place refuses what cannot be placed, saying why") {
   CHECK(workers.exit_code == 1);
   CHECK(workers.err.find("--workers") != std::string::npos);
 }
+
+TEST_CASE("tessera run --workers writes one instance's outputs, byte for byte") {
+  const json whole = place("--workers 1");
+  const int64_t budget = whole["stages"][0]["memory_bytes"].get<int64_t>() * 4 / 5;
+  const std::string staged = in_work_dir("staged"), single = in_work_dir("single");
+  const Outcome a = run_cli("run " + tiny_cnn() + " --workers 2 --threads 2 --worker-memory " + std::to_string(budget) +
+                            " --output-dir " + staged);
+  INFO(a.err);
+  REQUIRE(a.exit_code == 0);
+  CHECK(a.out.find("2 stages over 2 workers") != std::string::npos);
+  const Outcome b = run_cli("run " + tiny_cnn() + " --output-dir " + single);
+  REQUIRE(b.exit_code == 0);
+  const std::string file = "/probs.bin";
+  CHECK(tessera::testing::read_text(staged + file) == tessera::testing::read_text(single + file));
+}
+
+TEST_CASE("tessera place --measure and bench --workers --stream report measurements next to predictions") {
+  const Outcome measured = run_cli("place " + tiny_cnn() + " --workers 2 --threads 2 --measure");
+  INFO(measured.err);
+  REQUIRE(measured.exit_code == 0);
+  CHECK(measured.out.find("measured: latency ") != std::string::npos);
+
+  const std::string report = in_work_dir("stream.json");
+  const Outcome bench = run_cli("bench " + tiny_cnn() +
+                                " --workers 2 --threads 2 --objective throughput --stream 4 --runs 2 --json " + report);
+  INFO(bench.err);
+  REQUIRE(bench.exit_code == 0);
+  CHECK(bench.out.find("bitwise identical to one instance") != std::string::npos);
+  const json r = read_json(report);
+  CHECK(r["identical"] == true);
+  CHECK(r["stream"] == 4);
+  for (const char* key : {"stages_ms", "single_ms", "replicas_ms"}) {
+    INFO(key);
+    CHECK(r["measured"][key].get<double>() > 0);
+  }
+  CHECK(r["measured"]["stage_ms"].size() == r["placement"]["stages"].size());
+
+  const Outcome lonely = run_cli("bench " + tiny_cnn() + " --stream 4");
+  CHECK(lonely.exit_code == 1);
+  CHECK(lonely.err.find("--stream runs a placement: give --workers K") != std::string::npos);
+}
