@@ -27,8 +27,9 @@ node tests/wasm/package.mjs "$app" --no-build
 TESSERA_APP_DIR="$app" node --test tests/js/ tests/exports/ tests/crosscheck/ tests/wasm/ tests/web-demo/ tests/examples/
 node tests/conformance/run.mjs
 
-# ThreadSanitizer: the executor, sessions sharing a pool, schedules over the tiny zoo, and
-# specialisations compiled concurrently.
+# ThreadSanitizer: the executor, sessions sharing a pool, schedules over the tiny zoo,
+# specialisations compiled concurrently, and pipelines streaming through stage threads.
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_TESTS=ON -DTESSERA_TSAN=ON >/dev/null
-cmake --build build-tsan -j"$jobs" --target engine_test schedule_test specialization_test tessera-zoo
-ctest --test-dir build-tsan --output-on-failure --no-tests=error -R '^(generate_tiny_zoo|engine_test|schedule_test|specialization_concurrency)$'
+cmake --build build-tsan -j"$jobs" --target engine_test schedule_test specialization_test pipeline_test tessera-zoo
+ctest --test-dir build-tsan --output-on-failure --no-tests=error \
+  -R '^(generate_tiny_zoo|engine_test|schedule_test|specialization_concurrency|pipeline_test)$'
