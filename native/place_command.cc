@@ -113,6 +113,9 @@ int place_command(int argc, char** argv) {
   if (!r.calibrated) std::printf("UNCALIBRATED: no profile for this ISA; run `tessera calibrate` first\n");
   if (r.calibrated && !r.transfer_calibrated)
     std::printf("transfers estimated: the profile predates their calibration; run `tessera calibrate` again\n");
+  if (r.split_nodes)
+    std::printf("%llu node%s larger than half a worker's memory split into column pieces\n",
+                static_cast<unsigned long long>(r.split_nodes), r.split_nodes == 1 ? "" : "s");
   std::printf("layer graph: %llu nodes, %s; planned in %.1f ms\n", static_cast<unsigned long long>(r.layers),
               r.coarsening.c_str(), r.planning_ms);
   std::printf("\n%-5s %-6s %-7s %-5s %-28s %-28s %10s %11s %11s %11s %11s\n", "stage", "worker", "threads", "nodes",

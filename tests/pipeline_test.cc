@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tessera/pipeline.h"
+#include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
 
 namespace tessera::testing {
@@ -94,6 +95,37 @@ TEST_CASE("a streamed pipeline delivers every input's outputs in order") {
     REQUIRE(status.ok());
     CHECK(order == std::vector<size_t>{0, 1, 2, 3, 4, 5, 6});
   }
+}
+
+TEST_CASE("layers larger than a worker are split into column pieces, and the outputs stay the same") {
+  // Gemm with B transposed and a bias, then ReLU; MatMul with B as is, odd widths; a
+  // residual Add fused into the second, which must stay whole.
+  ModelBuilder b(11);
+  const std::string x = b.input({3, 200});
+  std::string h = b.node("Gemm", {x, b.weight({700, 200}), b.weight({700})}, {{"transB", 1}});
+  h = b.node("Relu", {h});
+  const std::string wide = b.node("MatMul", {h, b.weight({700, 333})});
+  const std::string skip = b.node("MatMul", {wide, b.weight({333, 333})});
+  const TestModel test = b.build({b.node("Add", {skip, wide})});
+  auto model = Model::load(test.json, test.weights, {});
+  REQUIRE(model.ok());
+  const std::vector<Tensor> expected = session_outputs(*model, test.inputs);
+
+  // 1 MiB per worker: pieces of at most 512 KiB; the 700x200 and 700x333 weights split, the
+  // 333x333 ones (443 KiB) fit.
+  PlaceOptions options{.workers = 4, .threads = 4, .worker_memory = 1 << 20};
+  auto pipeline = Pipeline::create(*model, {}, options);
+  INFO(pipeline.status().message());
+  REQUIRE(pipeline.ok());
+  CHECK((*pipeline)->placement().split_nodes == 2);
+  CHECK((*pipeline)->placement().stages.size() >= 2);
+  size_t pieces = 0;
+  for (const StagePlan& stage : (*pipeline)->placement().stages) {
+    CHECK(stage.memory_bytes <= options.worker_memory);
+    for (const std::string& node : stage.nodes) pieces += node.find('/') != std::string::npos;
+  }
+  CHECK(pieces >= 4);
+  require_identical(*(*pipeline)->run(test.inputs), expected);
 }
 
 TEST_CASE("a pipeline refuses bad inputs by name and keeps working") {

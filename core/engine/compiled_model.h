@@ -30,6 +30,21 @@ struct Specialization {
   PlanReport plan_report;
 };
 
+// A specialisation's graph as the placement planner splits it (placement.cc): its own, or a
+// copy whose layers too large for a worker were split (graph::split_wide_nodes), compiled
+// without kernels for the predictions.
+struct PlacedGraph {
+  std::shared_ptr<const Specialization> spec;  // what `split` borrows its constants from
+  std::unique_ptr<graph::Graph> split;         // null: the specialisation's graph as it is
+  tiles::TileGraph split_tiles;
+  const graph::Graph& graph() const { return split ? *split : spec->graph; }
+  const tiles::TileGraph& tiles() const { return split ? split_tiles : spec->tile_graph; }
+};
+struct Placed {
+  PlacementReport report;
+  PlacedGraph graph;
+};
+
 // The profile given as JSON, else the one calibrate saved for this ISA and build, else the
 // uncalibrated guesses. A profile for another ISA or build is refused, naming both.
 Result<plan::Profile> find_profile(const std::string& given, Isa isa);
@@ -51,6 +66,8 @@ class CompiledModel final : public Model {
   Result<PlanReport> plan(const InputDims& dims) const override;
   Result<std::string> plan_json(const InputDims& dims) const override;
   Result<PlacementReport> place(const InputDims& dims, const PlaceOptions& options) const override;
+  // The placement, and the graph whose compiled nodes its stages name.
+  Result<Placed> place_graph(const InputDims& dims, const PlaceOptions& options) const;
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;

@@ -149,6 +149,7 @@ std::string placement_report_json(const PlacementReport& report) {
                         {"single_ms", report.single_ms},
                         {"replicas_period_ms", report.replicas_period_ms},
                         {"choice", report.choice},
+                        {"split_nodes", report.split_nodes},
                         {"coarsening", report.coarsening},
                         {"layers", report.layers},
                         {"ideals", report.ideals},

@@ -93,7 +93,8 @@ class Channel {
 
 struct Pipeline::Impl {
   std::shared_ptr<const CompiledModel> model;
-  std::shared_ptr<const Specialization> spec;  // owns the constants the stages point into
+  std::shared_ptr<const Specialization> spec;  // the model's inputs and outputs
+  PlacedGraph graph;                           // owns the constants the stages point into
   PlacementReport placement;
   std::vector<StageRun> stages;
 
@@ -136,9 +137,11 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::shared_ptr<const Model> 
                                                    const PlaceOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->model = std::static_pointer_cast<const CompiledModel>(std::move(model));
-  TESSERA_ASSIGN_OR_RETURN(impl->placement, impl->model->place(dims, options));
-  TESSERA_ASSIGN_OR_RETURN(impl->spec, impl->model->specialize(dims));
-  const graph::Graph& g = impl->spec->graph;
+  TESSERA_ASSIGN_OR_RETURN(Placed placed, impl->model->place_graph(dims, options));
+  impl->placement = std::move(placed.report);
+  impl->graph = std::move(placed.graph);
+  impl->spec = impl->graph.spec;
+  const graph::Graph& g = impl->graph.graph();
   std::map<std::string, size_t> node_of;
   for (size_t n = 0; n < g.nodes.size(); ++n) node_of[g.nodes[n].name] = n;
   for (const StagePlan& plan : impl->placement.stages) {

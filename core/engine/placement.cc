@@ -5,9 +5,12 @@
 #include <chrono>
 
 #include "core/engine/compiled_model.h"
+#include "core/graph/passes.h"
 #include "core/plan/cost_model.h"
+#include "core/plan/default_tiling.h"
 #include "core/plan/placement.h"
 #include "core/plan/placement_check.h"
+#include "core/tiles/compile.h"
 
 namespace tessera {
 
@@ -37,9 +40,8 @@ std::vector<double> node_spans(const tiles::TileGraph& tg, const plan::Profile& 
 
 // Layers timed on 1..max_threads threads; with `all_busy`, every thread of all the workers
 // shares the bandwidth, else only those of the layer's own worker.
-plan::LayerGraph layer_graph_of(const Specialization& s, const plan::Profile& profile, int max_threads, bool all_busy) {
-  const graph::Graph& g = s.graph;
-  const tiles::TileGraph& tg = s.tile_graph;
+plan::LayerGraph layer_graph_of(const graph::Graph& g, const tiles::TileGraph& tg, const plan::Profile& profile,
+                                int max_threads, bool all_busy) {
   plan::LayerGraph layers;
   std::vector<uint32_t> layer_of(g.nodes.size(), plan::kNoLayer);
   for (size_t n = 0, c = 0; n < g.nodes.size(); ++n)
@@ -108,6 +110,11 @@ std::string choose(const PlacementReport& r, plan::Objective objective) {
 }  // namespace
 
 Result<PlacementReport> CompiledModel::place(const InputDims& dims, const PlaceOptions& options) const {
+  TESSERA_ASSIGN_OR_RETURN(Placed placed, place_graph(dims, options));
+  return std::move(placed.report);
+}
+
+Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOptions& options) const {
   if (options.workers < 1 || options.workers > 256) return Status::error("place: workers must be from 1 to 256");
   if (options.threads < 1 || options.threads > 4096) return Status::error("place: threads must be from 1 to 4096");
   if (options.worker_memory < 0) return Status::error("place: worker memory must not be negative");
@@ -119,7 +126,29 @@ Result<PlacementReport> CompiledModel::place(const InputDims& dims, const PlaceO
   if (s->tile_graph.nodes.empty()) return Status::error("place: the model computes nothing to place");
   const auto start = std::chrono::steady_clock::now();
 
-  PlacementReport report;
+  // A layer whose weights take more than half a worker's memory is split into column pieces.
+  Placed placed;
+  PlacedGraph& graph = placed.graph;
+  graph.spec = s;
+  if (options.worker_memory > 0) {
+    auto split = std::make_unique<graph::Graph>(s->graph.borrowing_copy());
+    if (const int count = graph::split_wide_nodes(*split, options.worker_memory / 2); count > 0) {
+      plan::TilingOptions tiling;
+      tiling.threads = std::max(1, options.threads / options.workers);
+      tiling.target_tile_flops = options_.tile_flops;
+      tiling.isa = isa_;
+      tiles::CompileOptions compile;
+      compile.reuse_memory = options_.reuse_memory;
+      compile.max_isa = isa_;
+      compile.bind_kernels = false;
+      TESSERA_ASSIGN_OR_RETURN(graph.split_tiles,
+                               tiles::compile(*split, plan::default_tiling(*split, tiling), compile));
+      graph.split = std::move(split);
+      placed.report.split_nodes = static_cast<uint64_t>(count);
+    }
+  }
+
+  PlacementReport& report = placed.report;
   report.calibrated = profile.calibrated;
   report.transfer_calibrated = profile.transfer.copy_gbps > 0;
   report.objective = plan::objective_name(objective);
@@ -129,7 +158,7 @@ Result<PlacementReport> CompiledModel::place(const InputDims& dims, const PlaceO
 
   // A stream keeps every worker busy at once; one input at a time, only the stage running.
   const plan::LayerGraph layers =
-      layer_graph_of(*s, profile, options.threads, objective == plan::Objective::kThroughput);
+      layer_graph_of(graph.graph(), graph.tiles(), profile, options.threads, objective == plan::Objective::kThroughput);
   plan::PlacementOptions plan_options;
   plan_options.objective = objective;
   plan_options.workers.assign(options.workers, {report.threads_per_worker, options.worker_memory});
@@ -175,7 +204,7 @@ Result<PlacementReport> CompiledModel::place(const InputDims& dims, const PlaceO
   report.layers = layers.layers.size();
   report.ideals = placement.ideals;
   report.planning_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return report;
+  return placed;
 }
 
 }  // namespace tessera

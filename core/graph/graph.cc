@@ -71,6 +71,17 @@ std::string Graph::path(int node) const {
   return "nodes[" + std::to_string(node) + "] (" + nodes[node].op + " \"" + nodes[node].name + "\")";
 }
 
+Graph Graph::borrowing_copy() const {
+  Graph copy;
+  copy.name = name;
+  copy.tensors = tensors;
+  copy.nodes = nodes;
+  copy.inputs = inputs;
+  copy.outputs = outputs;
+  copy.store_ = store_;
+  return copy;
+}
+
 void Graph::renumber_producers() {
   for (Tensor& t : tensors) {
     if (!t.is_constant()) t.producer = -1;

@@ -76,6 +76,9 @@ class Graph {
   std::string path(int node) const;
   // Re-derives every tensor's producer from the node list (after nodes moved).
   void renumber_producers();
+  // The same nodes and tensors, whose constants still point into this graph: valid while it
+  // lives. Constants added to the copy are the copy's own.
+  Graph borrowing_copy() const;
 
  private:
   std::shared_ptr<const AlignedBuffer> weights_;

@@ -28,6 +28,12 @@ void assign_layouts(Graph& g);
 // Views, and relayouts that do not move bytes, alias their input's storage.
 void alias_views(Graph& g);
 
+// MatMul and Gemm nodes whose constant weights take more than `max_weight_bytes` become column
+// pieces under it, joined by a Concat named like the node (how the placement planner puts a
+// layer larger than a worker on several). Runs after the passes above; nodes with a residual
+// epilogue, or outputs that are not row-major matrices, stay whole. Returns how many split.
+int split_wide_nodes(Graph& g, int64_t max_weight_bytes);
+
 // Drops nodes whose output nobody reads (fused nodes, folded constants, dead code).
 void remove_dead_nodes(Graph& g);
 

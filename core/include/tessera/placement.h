@@ -48,6 +48,9 @@ struct PlacementReport {
   // or "replicas"; the simpler on a tie, and never a pipeline the memory does not need unless
   // it is predicted faster.
   std::string choice;
+  // Layers whose weights took more than half a worker's memory, split into column pieces
+  // (nodes "NAME/0", "NAME/1", ... joined by a Concat named NAME) before placing.
+  uint64_t split_nodes = 0;
   std::string coarsening;  // how the layer graph was coarsened for the dynamic program
   uint64_t layers = 0;
   uint64_t ideals = 0;
@@ -55,7 +58,8 @@ struct PlacementReport {
 };
 
 // {"calibrated", "transfer_calibrated", "objective", "workers", "threads_per_worker",
-// "worker_memory", "latency_ms", "period_ms", "single_ms", "replicas_period_ms", "choice", "coarsening",
+// "worker_memory", "latency_ms", "period_ms", "single_ms", "replicas_period_ms", "choice", "split_nodes",
+// "coarsening",
 // "layers", "ideals", "planning_ms", "stages": [{"worker", "threads", "nodes", "compute_ms",
 // "transfer_ms", "weight_bytes", "memory_bytes", "bytes_in", "bytes_out"}]}
 std::string placement_report_json(const PlacementReport& report);

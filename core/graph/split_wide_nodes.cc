@@ -1,0 +1,88 @@
+// Splitting a MatMul or Gemm whose weights exceed a budget into column pieces joined by a
+// Concat: every output element is still one dot product over the same inputs, so the values
+// do not change (the pieces are cut at multiples of the GEMM kernels' column panels).
+#include <algorithm>
+
+#include "core/graph/passes.h"
+#include "core/ops/concat.h"
+
+namespace tessera::graph {
+
+namespace {
+
+constexpr int64_t kPieceAlignment = 64;  // columns: a multiple of every GEMM kernel's panel width
+
+// Columns [begin, end) of a row-major rows x columns matrix.
+std::vector<float> columns(const float* data, int64_t rows, int64_t cols, int64_t begin, int64_t end) {
+  std::vector<float> out;
+  out.reserve(static_cast<size_t>(rows * (end - begin)));
+  for (int64_t r = 0; r < rows; ++r) out.insert(out.end(), data + r * cols + begin, data + r * cols + end);
+  return out;
+}
+
+// A constant viewing consecutive values of another one (rows of a matrix): no copy.
+int rows_of(Graph& g, const std::string& name, const Shape& shape, const float* first) {
+  Tensor t;
+  t.name = name;
+  t.shape = shape;
+  t.constant = first;
+  return g.add_tensor(std::move(t));
+}
+
+}  // namespace
+
+int split_wide_nodes(Graph& g, int64_t max_weight_bytes) {
+  int split = 0;
+  std::vector<Node> nodes;
+  for (Node& node : g.nodes) {
+    auto* a = std::get_if<ops::MatMulAttrs>(&node.attrs);
+    const Tensor* b = node.inputs.size() > 1 && node.inputs[1] >= 0 ? &g.tensors[node.inputs[1]] : nullptr;
+    const Tensor& out = g.tensors[node.output];
+    const bool splittable = a && b && b->is_constant() && b->shape.size() == 2 && b->dtype == model::DType::kFloat32 &&
+                            a->epilogue.residual_input < 0 && out.shape.size() == 2 && out.layout.is_identity() &&
+                            out.alias_of < 0;
+    const int64_t bias_bytes = a && a->bias_input >= 0 ? g.tensors[node.inputs[a->bias_input]].bytes() : 0;
+    const int64_t n = out.shape.empty() ? 0 : out.shape.back();
+    if (!splittable || b->bytes() + bias_bytes <= max_weight_bytes || n < 2 * kPieceAlignment) {
+      nodes.push_back(std::move(node));
+      continue;
+    }
+    const int64_t pieces = (b->bytes() + bias_bytes + max_weight_bytes - 1) / max_weight_bytes;
+    const int64_t width =
+        std::max(kPieceAlignment, (n / pieces + kPieceAlignment - 1) / kPieceAlignment * kPieceAlignment);
+    const int64_t k = a->trans_b ? b->shape[1] : b->shape[0];
+    Node concat;
+    concat.name = node.name;
+    concat.op = "Concat";
+    concat.attrs = ops::ConcatAttrs{1};
+    concat.output = node.output;
+    for (int64_t begin = 0, part = 0; begin < n; begin += width, ++part) {
+      const int64_t end = std::min(n, begin + width);
+      const std::string name = node.name + "/" + std::to_string(part);
+      Node piece = node;
+      piece.name = name;
+      const float* w = g.tensors[node.inputs[1]].floats();
+      piece.inputs[1] = a->trans_b ? rows_of(g, name + ".weight", {end - begin, k}, w + begin * k)
+                                   : g.add_constant(name + ".weight", {k, end - begin}, columns(w, k, n, begin, end));
+      if (a->bias_input >= 0) {
+        const Tensor& bias = g.tensors[node.inputs[a->bias_input]];
+        if (ops::element_count(bias.shape) == n)
+          piece.inputs[a->bias_input] = rows_of(g, name + ".bias", {end - begin}, bias.floats() + begin);
+      }
+      Tensor part_out = out;
+      part_out.name = name;
+      part_out.shape = {out.shape[0], end - begin};
+      part_out.is_graph_output = false;
+      piece.output = g.add_tensor(std::move(part_out));
+      concat.inputs.push_back(piece.output);
+      nodes.push_back(std::move(piece));
+    }
+    nodes.push_back(std::move(concat));
+    ++split;
+  }
+  g.nodes = std::move(nodes);
+  g.renumber_producers();
+  return split;
+}
+
+}  // namespace tessera::graph
