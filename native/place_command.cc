@@ -8,6 +8,9 @@
 #include "native/commands.h"
 #include "native/common.h"
 #include "native/timed_runs.h"
+#if defined(TESSERA_HAVE_CBC)
+#include "native/milp/cbc_solver.h"
+#endif
 #include "tessera/pipeline.h"
 
 namespace tessera::cli {
@@ -27,6 +30,10 @@ constexpr const char* kHelp =
     "worker, nodes, predicted time, memory and the bytes crossing its cuts, the predicted latency\n"
     "and period, and the alternatives: one instance with all N threads, and one instance per\n"
     "worker taking whole inputs.\n"
+    "--ip SECONDS: with --objective throughput, also solves an integer program over\n"
+    "  non-contiguous splits (any node on any worker) with CBC, warm-started from the dynamic\n"
+    "  program and given SECONDS; its plan is kept when its period is shorter (such stages cannot\n"
+    "  run yet).\n"
     "--explain: every stage's nodes.\n"
     "--measure: also runs the stages (tessera run --workers) and prints each stage's measured time\n"
     "  next to the predicted one, and the measured latency, or with --objective throughput the\n"
@@ -84,7 +91,7 @@ Status measure(const std::shared_ptr<const Model>& model, const InputDims& dims,
 
 int place_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"workers", "worker-memory", "objective", "json", "input", "random-input"});
+  spec.options.insert({"workers", "worker-memory", "objective", "json", "input", "random-input", "ip"});
   spec.flags.insert({"explain", "measure"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("place", args.status().message());
@@ -96,6 +103,17 @@ int place_command(int argc, char** argv) {
   auto placing = place_options(*args, *threads);
   if (!placing.ok()) return fail("place", placing.status().message());
   PlaceOptions place = *placing;
+  if (args->has("ip")) {
+    auto seconds = args->get_double("ip", 10);
+    if (!seconds.ok() || !(*seconds > 0 && *seconds <= 3600))
+      return fail("place", "--ip takes a time limit in seconds, from 0 to 3600");
+#if defined(TESSERA_HAVE_CBC)
+    place.ip_seconds = *seconds;
+    place.milp_solver = milp::solve_with_cbc;
+#else
+    return fail("place", "--ip needs CBC, which this build lacks (install coinor-libcbc-dev and rebuild)");
+#endif
+  }
   auto options = compile_options(*args, std::max(1, *threads / place.workers));
   if (!options.ok()) return fail("place", options.status().message());
   place.profile = options->profile;
@@ -118,6 +136,12 @@ int place_command(int argc, char** argv) {
                 static_cast<unsigned long long>(r.split_nodes), r.split_nodes == 1 ? "" : "s");
   std::printf("layer graph: %llu nodes, %s; planned in %.1f ms\n", static_cast<unsigned long long>(r.layers),
               r.coarsening.c_str(), r.planning_ms);
+  if (r.ip_ran)
+    std::printf("integer program: %llu columns, %llu rows, %s; %s\n", static_cast<unsigned long long>(r.ip_columns),
+                static_cast<unsigned long long>(r.ip_rows),
+                r.ip_optimal ? "proved optimal" : "stopped at the time limit",
+                r.contiguous ? "no shorter period than the dynamic program's: its stages are kept"
+                             : "a shorter period with stages that are not contiguous");
   std::printf("\n%-5s %-6s %-7s %-5s %-28s %-28s %10s %11s %11s %11s %11s\n", "stage", "worker", "threads", "nodes",
               "first node", "last node", "compute ms", "transfer ms", "memory", "bytes in", "bytes out");
   for (size_t s = 0; s < r.stages.size(); ++s) {

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Tessera builds and tests with, if anything is missing: Debian packages
-# (compiler, CMake, nlohmann/json, Catch2, XNNPACK, Emscripten, Chromium, the ONNX backend
-# test data, Node.js) and the npm dev dependencies pinned in package-lock.json. Sourced by
+# (compiler, CMake, nlohmann/json, Catch2, XNNPACK, CBC, Emscripten, Chromium, the ONNX
+# backend test data, Node.js) and the npm dev dependencies pinned in package-lock.json. Sourced by
 # demo.sh and test.sh; safe to run again.
 set -euo pipefail
 
-TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libpthreadpool-dev emscripten
-  libonnx-testdata chromium)
+TESSERA_PACKAGES=(build-essential cmake nlohmann-json3-dev catch2 libxnnpack-dev libpthreadpool-dev
+  coinor-libcbc-dev emscripten libonnx-testdata chromium)
 
 tessera_install_deps() {
   local missing=()

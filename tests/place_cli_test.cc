@@ -171,3 +171,20 @@ TEST_CASE("tessera place --measure and bench --workers --stream report measureme
   CHECK(lonely.exit_code == 1);
   CHECK(lonely.err.find("--stream runs a placement: give --workers K") != std::string::npos);
 }
+
+TEST_CASE("tessera place --ip adds the integer program for a stream's period") {
+  std::string out;
+  const json r = place("--workers 3 --threads 3 --objective throughput --ip 5", &out);
+  CHECK(out.find("integer program: ") != std::string::npos);
+  CHECK(r["ip_ran"] == true);
+  CHECK(r["ip_columns"].get<uint64_t>() > 0);
+  CHECK(r["ip_rows"].get<uint64_t>() > 0);
+  // Never worse than the dynamic program's period.
+  const json dp = place("--workers 3 --threads 3 --objective throughput");
+  CHECK(r["period_ms"].get<double>() <= dp["period_ms"].get<double>() * (1 + 1e-9));
+  CHECK(r["contiguous"] == (r["period_ms"].get<double>() >= dp["period_ms"].get<double>() * (1 - 1e-9)));
+
+  const Outcome latency = run_cli("place " + tiny_cnn() + " --workers 2 --ip 5");
+  CHECK(latency.exit_code == 1);
+  CHECK(latency.err.find("the integer program plans a stream's period") != std::string::npos);
+}

@@ -138,6 +138,10 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::shared_ptr<const Model> 
   auto impl = std::make_unique<Impl>();
   impl->model = std::static_pointer_cast<const CompiledModel>(std::move(model));
   TESSERA_ASSIGN_OR_RETURN(Placed placed, impl->model->place_graph(dims, options));
+  if (!placed.report.contiguous)
+    return Status::error(
+        "pipeline: the integer program's stages send tensors back to earlier workers, which "
+        "pipelines cannot run yet; plan without it to run the stages");
   impl->placement = std::move(placed.report);
   impl->graph = std::move(placed.graph);
   impl->spec = impl->graph.spec;

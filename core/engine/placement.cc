@@ -10,6 +10,7 @@
 #include "core/plan/default_tiling.h"
 #include "core/plan/placement.h"
 #include "core/plan/placement_check.h"
+#include "core/plan/placement_milp.h"
 #include "core/tiles/compile.h"
 
 namespace tessera {
@@ -121,6 +122,10 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   plan::Objective objective;
   if (!plan::parse_objective(options.objective, &objective))
     return Status::error("place: the objective must be latency or throughput, not \"" + options.objective + "\"");
+  if (options.ip_seconds > 0 && objective != plan::Objective::kThroughput)
+    return Status::error("place: the integer program plans a stream's period: ask for the throughput objective");
+  if (options.ip_seconds > 0 && !options.milp_solver)
+    return Status::error("place: an integer program needs a solver (PlaceOptions::milp_solver)");
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
   TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options.profile, isa_));
   if (s->tile_graph.nodes.empty()) return Status::error("place: the model computes nothing to place");
@@ -170,8 +175,20 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   plan_options.transfer = {rates.message, rates.copy_gbps * 1e9};
   auto run_seconds = [&](int threads) { return threads > 1 ? profile.executor.run_all : profile.executor.run; };
   plan_options.stage_seconds = run_seconds(report.threads_per_worker);
-  TESSERA_ASSIGN_OR_RETURN(plan::Placement placement, plan::place_layers(layers, plan_options));
-  TESSERA_RETURN_IF_ERROR(plan::check_placement(layers, plan_options, placement));
+  plan::Placement placement;
+  if (options.ip_seconds > 0) {
+    TESSERA_ASSIGN_OR_RETURN(plan::IpPlacement ip,
+                             plan::place_layers_ip(layers, plan_options, options.milp_solver, options.ip_seconds));
+    report.ip_ran = true;
+    report.ip_optimal = ip.optimal;
+    report.contiguous = !ip.improved;
+    report.ip_columns = ip.columns;
+    report.ip_rows = ip.rows;
+    placement = std::move(ip.placement);
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(placement, plan::place_layers(layers, plan_options));
+  }
+  TESSERA_RETURN_IF_ERROR(plan::check_placement(layers, plan_options, placement, report.contiguous));
 
   // The alternatives: the whole model on one worker with every thread, or on one per worker.
   auto whole_model = [&](int threads) {

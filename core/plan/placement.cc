@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/plan/layer_ideals.h"
+#include "core/plan/stage_pricer.h"
 
 namespace tessera::plan {
 
@@ -28,64 +29,10 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// Prices stages of one graph: the tensors each layer reads and writes, and a stamp per
-// tensor so a stage counts each once.
-class StagePricer {
- public:
-  StagePricer(const LayerGraph& graph, const TransferCosts& transfer) : graph_(graph), transfer_(transfer) {
-    reads_.resize(graph.layers.size());
-    writes_.resize(graph.layers.size());
-    for (uint32_t t = 0; t < graph.tensors.size(); ++t) {
-      const LayerTensor& tensor = graph.tensors[t];
-      if (tensor.producer != kNoLayer) writes_[tensor.producer].push_back(t);
-      for (uint32_t c : tensor.consumers) reads_[c].push_back(t);
-    }
-    stamp_.assign(graph.tensors.size(), 0);
-  }
-
-  // Everything but the compute time, which depends on the worker's threads, of the stage
-  // `layers`: the members of `upper` not in `lower`.
-  void price(const std::vector<uint32_t>& layers, const LayerSet& upper, const LayerSet& lower, Stage* out) {
-    const auto in_stage = [&](uint32_t l) { return upper.contains(l) && !lower.contains(l); };
-    ++epoch_;
-    out->weight_bytes = 0;
-    out->bytes_in = out->bytes_out = 0;
-    out->transfer_seconds = 0;
-    int64_t alive = 0;
-    for (uint32_t l : layers) {
-      const Layer& layer = graph_.layers[l];
-      out->weight_bytes += layer.weight_bytes;
-      alive = std::max(alive, layer.alive_bytes);
-      for (uint32_t t : reads_[l]) {
-        const LayerTensor& tensor = graph_.tensors[t];
-        if (stamp_[t] == epoch_ || (tensor.producer != kNoLayer && in_stage(tensor.producer))) continue;
-        stamp_[t] = epoch_;
-        out->bytes_in += tensor.bytes;
-        out->transfer_seconds += transfer_.message_seconds + copy_seconds(tensor.bytes);
-      }
-      for (uint32_t t : writes_[l]) {
-        const LayerTensor& tensor = graph_.tensors[t];
-        const bool leaves = tensor.graph_output || std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
-                                                               [&](uint32_t c) { return !in_stage(c); });
-        if (!leaves) continue;
-        out->bytes_out += tensor.bytes;
-        out->transfer_seconds += copy_seconds(tensor.bytes);
-      }
-    }
-    out->memory_bytes = out->weight_bytes + alive;
-  }
-
- private:
-  double copy_seconds(int64_t bytes) const {
-    return transfer_.bytes_per_second > 0 ? static_cast<double>(bytes) / transfer_.bytes_per_second : 0;
-  }
-
-  const LayerGraph& graph_;
-  TransferCosts transfer_;
-  std::vector<std::vector<uint32_t>> reads_, writes_;
-  std::vector<uint64_t> stamp_;
-  uint64_t epoch_ = 0;
-};
+// Membership in the stage between two nested ideals.
+auto in_difference(const LayerSet& upper, const LayerSet& lower) {
+  return [&upper, &lower](uint32_t l) { return upper.contains(l) && !lower.contains(l); };
+}
 
 // A partial placement's value: the objective, then the other one, then fewer stages.
 struct Value {
@@ -196,7 +143,7 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
         may_win =
             !std::isinf(start(w).primary) && extend(start(w), seconds(w), options.objective).better_than(best[w][i]);
       if (!may_win) continue;
-      pricer.price(ideals[i].minus(ideals[j]), ideals[i], ideals[j], &stage);
+      pricer.price(ideals[i].minus(ideals[j]), in_difference(ideals[i], ideals[j]), &stage);
       for (size_t w = 0; w < workers; ++w) {
         const Worker& worker = options.workers[w];
         if (worker.memory_bytes != 0 && stage.memory_bytes > worker.memory_bytes) continue;
@@ -225,7 +172,7 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
     Stage s;
     s.worker = static_cast<uint32_t>(w);
     const std::vector<uint32_t> coarse_layers = ideals[i].minus(ideals[j]);
-    pricer.price(coarse_layers, ideals[i], ideals[j], &s);
+    pricer.price(coarse_layers, in_difference(ideals[i], ideals[j]), &s);
     s.compute_seconds = options.stage_seconds;
     for (uint32_t l : coarse_layers) {
       s.compute_seconds += layer_seconds(coarse.layers[l], options.workers[w].threads);

@@ -14,7 +14,8 @@ std::string stage_name(size_t s) { return "stage " + std::to_string(s); }
 
 }  // namespace
 
-Status check_placement(const LayerGraph& graph, const PlacementOptions& options, const Placement& placement) {
+Status check_placement(const LayerGraph& graph, const PlacementOptions& options, const Placement& placement,
+                       bool contiguous) {
   const size_t n = graph.layers.size();
   const size_t stages = placement.stages.size();
   if (stages == 0) return Status::error("placement check: no stages");
@@ -56,7 +57,7 @@ Status check_placement(const LayerGraph& graph, const PlacementOptions& options,
     const size_t from = tensor.producer == kNoLayer ? SIZE_MAX : stage_of[tensor.producer];
     std::vector<size_t> to;
     for (uint32_t c : tensor.consumers) {
-      if (from != SIZE_MAX && stage_of[c] < from)
+      if (contiguous && from != SIZE_MAX && stage_of[c] < from)
         return Status::error("placement check: tensor '" + tensor.name + "' flows back from " + stage_name(from) +
                              " to " + stage_name(stage_of[c]) + " (not contiguous)");
       if (stage_of[c] != from) to.push_back(stage_of[c]);

@@ -8,10 +8,11 @@
 
 namespace tessera::plan {
 
-// Verifies that every layer is placed exactly once and every stage has its own worker; that
-// no tensor flows from a later worker to an earlier one (contiguity); that every stage fits
-// its worker's memory; and that each stage's times, bytes and memory, the latency and the
+// Verifies that every layer is placed exactly once and every stage has its own worker; with
+// `contiguous`, that no tensor flows from a later worker to an earlier one; that every stage
+// fits its worker's memory; and that each stage's times, bytes and memory, the latency and the
 // period match their recomputation.
-Status check_placement(const LayerGraph& graph, const PlacementOptions& options, const Placement& placement);
+Status check_placement(const LayerGraph& graph, const PlacementOptions& options, const Placement& placement,
+                       bool contiguous = true);
 
 }  // namespace tessera::plan

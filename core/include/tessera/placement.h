@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "tessera/milp.h"
+
 namespace tessera {
 
 struct PlaceOptions {
@@ -16,6 +18,11 @@ struct PlaceOptions {
   // A profile's JSON (tessera::calibrate). Empty: the one saved for the model's ISA, else
   // uncalibrated guesses.
   std::string profile;
+  // > 0, with the throughput objective: after the dynamic program, an integer program over
+  // non-contiguous splits too (any node on any worker), warm-started from it and given this
+  // many seconds, solved by `milp_solver`. Its plan is kept only if its period is shorter.
+  double ip_seconds = 0;
+  MilpSolver milp_solver;
 };
 
 struct StagePlan {
@@ -52,6 +59,14 @@ struct PlacementReport {
   // (nodes "NAME/0", "NAME/1", ... joined by a Concat named NAME) before placing.
   uint64_t split_nodes = 0;
   std::string coarsening;  // how the layer graph was coarsened for the dynamic program
+  // The integer program, when asked for: its size, whether it proved its plan optimal, and
+  // whether that plan beat the dynamic program's (then the stages are not contiguous: a
+  // tensor may go back to an earlier worker, and Pipeline cannot run them yet).
+  bool ip_ran = false;
+  bool ip_optimal = false;
+  bool contiguous = true;
+  uint64_t ip_columns = 0;
+  uint64_t ip_rows = 0;
   uint64_t layers = 0;
   uint64_t ideals = 0;
   double planning_ms = 0;
@@ -59,7 +74,7 @@ struct PlacementReport {
 
 // {"calibrated", "transfer_calibrated", "objective", "workers", "threads_per_worker",
 // "worker_memory", "latency_ms", "period_ms", "single_ms", "replicas_period_ms", "choice", "split_nodes",
-// "coarsening",
+// "coarsening", "ip_ran", "ip_optimal", "contiguous", "ip_columns", "ip_rows",
 // "layers", "ideals", "planning_ms", "stages": [{"worker", "threads", "nodes", "compute_ms",
 // "transfer_ms", "weight_bytes", "memory_bytes", "bytes_in", "bytes_out"}]}
 std::string placement_report_json(const PlacementReport& report);
