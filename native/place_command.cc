@@ -106,7 +106,7 @@ int place_command(int argc, char** argv) {
   if (args->has("ip")) {
     auto seconds = args->get_double("ip", 10);
     if (!seconds.ok() || !(*seconds > 0 && *seconds <= 3600))
-      return fail("place", "--ip takes a time limit in seconds, from 0 to 3600");
+      return fail("place", "--ip takes a time limit in seconds, above 0 and at most 3600");
 #if defined(TESSERA_HAVE_CBC)
     place.ip_seconds = *seconds;
     place.milp_solver = milp::solve_with_cbc;

@@ -84,24 +84,31 @@ int workers_bench(const Args& args) {
   if (!staged.ok()) return fail("bench", staged.status().message());
   const bool identical = same_bits(*staged, *expected);
 
-  // Each mode's measurement for one round, in ms: a latency, or a stream's period.
+  // Each mode's measurement for one round, in ms: a latency, or a stream's period. A failed
+  // run is kept to stop the bench after the round.
   const size_t count = static_cast<size_t>(*stream);
+  std::mutex error_mutex;
+  Status error;
+  auto check = [&](const Status& status) {
+    std::lock_guard lock(error_mutex);
+    if (error.ok()) error = status;
+  };
   auto stages_ms = [&]() -> double {
     if (count == 0) {
       const auto start = Clock::now();
-      (void)(*pipeline)->run(*inputs);
+      check((*pipeline)->run(*inputs).status());
       return ms_between(start, Clock::now());
     }
     Period period;
-    (void)(*pipeline)->run_stream(
-        count, [&](size_t) { return *inputs; }, [&](size_t, std::vector<Tensor>) { period.output(); });
+    check((*pipeline)->run_stream(
+        count, [&](size_t) { return *inputs; }, [&](size_t, std::vector<Tensor>) { period.output(); }));
     return period.ms();
   };
   auto single_ms = [&]() -> double {
     Period period;
     const auto start = Clock::now();
     for (size_t k = 0; k < std::max<size_t>(count, 1); ++k) {
-      (void)single.run(*inputs, {});
+      check(single.run(*inputs, {}).status());
       period.output();
     }
     return count == 0 ? ms_between(start, Clock::now()) : period.ms();
@@ -114,7 +121,7 @@ int workers_bench(const Args& args) {
     for (auto& session : replicas)
       workers.emplace_back([&, s = session.get()] {
         while (next.fetch_add(1) < count) {
-          (void)s->run(*inputs, {});
+          check(s->run(*inputs, {}).status());
           std::lock_guard lock(mutex);
           period.output();
         }
@@ -132,6 +139,7 @@ int workers_bench(const Args& args) {
     for (size_t s = 0; s < last.size(); ++s) each_stage[s].push_back(last[s]);
     alone.push_back(single_ms());
     if (count > 0) copies.push_back(replicas_ms());
+    if (!error.ok()) return fail("bench", error.message());
   }
 
   std::printf("%s: %zu stages over %d workers x %d thread%s (%s objective, worker memory %s); outputs %s\n",

@@ -139,6 +139,10 @@ TEST_CASE("a pipeline refuses bad inputs by name and keeps working") {
   REQUIRE_FALSE(refused.ok());
   CHECK_THAT(refused.status().message(), Catch::Contains("input \"image\": dims"));
 
+  std::vector<Tensor> short_bytes = good;
+  short_bytes[0].bytes.resize(short_bytes[0].bytes.size() / 2);
+  CHECK_THAT(pipeline->run(short_bytes).status().message(), Catch::Contains("input \"image\": has "));
+
   std::vector<Tensor> unknown = good;
   unknown.push_back(Tensor("extra", {1}, std::vector<float>{1}));
   CHECK_THAT(pipeline->run(unknown).status().message(),

@@ -114,6 +114,10 @@ TEST_CASE("tessera place refuses what cannot be placed, saying why") {
   CHECK(tiny.err.find("alone needs") != std::string::npos);
   CHECK(tiny.err.find("more than any worker's 4.0 KiB") != std::string::npos);
 
+  const Outcome one_byte = run_cli("place " + tiny_cnn() + " --workers 2 --worker-memory 1");
+  CHECK(one_byte.exit_code == 1);
+  CHECK(one_byte.err.find("alone needs") != std::string::npos);
+
   const Outcome few = run_cli("place " + tiny_cnn() + " --workers 1 --worker-memory 60KiB");
   CHECK(few.exit_code == 1);
   CHECK(few.err.find("no split over 1 workers fits") != std::string::npos);

@@ -113,6 +113,10 @@ struct Pipeline::Impl {
       if (given->dims != b.shape)
         return Status::error(path + ": dims " + ops::shape_string(given->dims) + ", the pipeline was made for " +
                              ops::shape_string(b.shape));
+      const size_t bytes = static_cast<size_t>(ops::element_count(b.shape)) * dtype_size(b.dtype);
+      if (given->bytes.size() != bytes)
+        return Status::error(path + ": has " + std::to_string(given->bytes.size()) +
+                             " bytes, its dims and dtype need " + std::to_string(bytes));
       message[b.name] = std::move(given->bytes);
     }
     for (const Tensor& t : inputs)
@@ -163,6 +167,14 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::shared_ptr<const Model> 
     for (int t = 0; t < plan.threads; ++t)
       stage.slices.push_back(reinterpret_cast<float*>(stage.scratch.data() + slice * static_cast<size_t>(t)));
     impl->stages.push_back(std::move(stage));
+  }
+  // Every output comes from a stage or is a constant (a view of an input comes from neither).
+  for (const tiles::IoBinding& b : impl->spec->tile_graph.outputs) {
+    bool made = b.constant != nullptr;
+    for (const StageRun& stage : impl->stages)
+      for (const tiles::IoBinding& out : stage.tiles.outputs) made = made || out.name == b.name;
+    if (!made)
+      return Status::error("pipeline: output \"" + b.name + "\" is computed by no stage (a view of an input?)");
   }
   // Each tensor travels until the last stage that reads it (outputs: to the end).
   std::map<std::string, size_t> last_reader;

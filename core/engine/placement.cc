@@ -155,7 +155,7 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
 
   PlacementReport& report = placed.report;
   report.calibrated = profile.calibrated;
-  report.transfer_calibrated = profile.transfer.copy_gbps > 0;
+  report.transfer_calibrated = profile.calibrated && profile.transfer.copy_gbps > 0;
   report.objective = plan::objective_name(objective);
   report.workers = options.workers;
   report.threads_per_worker = std::max(1, options.threads / options.workers);
@@ -169,7 +169,7 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   plan_options.workers.assign(options.workers, {report.threads_per_worker, options.worker_memory});
   // Profiles made before transfers were measured: a hand-over like the executor's, copies at
   // the rate of the last memory level.
-  const plan::TransferRates rates = report.transfer_calibrated
+  const plan::TransferRates rates = profile.transfer.copy_gbps > 0
                                         ? profile.transfer
                                         : plan::TransferRates{profile.executor.wake, profile.memory.back().copy_gbps};
   plan_options.transfer = {rates.message, rates.copy_gbps * 1e9};

@@ -32,25 +32,29 @@ int rows_of(Graph& g, const std::string& name, const Shape& shape, const float* 
 }  // namespace
 
 int split_wide_nodes(Graph& g, int64_t max_weight_bytes) {
+  if (max_weight_bytes <= 0) return 0;
   int split = 0;
   std::vector<Node> nodes;
   for (Node& node : g.nodes) {
     auto* a = std::get_if<ops::MatMulAttrs>(&node.attrs);
-    const Tensor* b = node.inputs.size() > 1 && node.inputs[1] >= 0 ? &g.tensors[node.inputs[1]] : nullptr;
-    const Tensor& out = g.tensors[node.output];
-    const bool splittable = a && b && b->is_constant() && b->shape.size() == 2 && b->dtype == model::DType::kFloat32 &&
+    // Copies, not references: adding the pieces' tensors below moves g.tensors.
+    const Tensor out = g.tensors[node.output];
+    const Tensor b = node.inputs.size() > 1 && node.inputs[1] >= 0 ? g.tensors[node.inputs[1]] : Tensor{};
+    const bool splittable = a && b.is_constant() && b.shape.size() == 2 && b.dtype == model::DType::kFloat32 &&
                             a->epilogue.residual_input < 0 && out.shape.size() == 2 && out.layout.is_identity() &&
                             out.alias_of < 0;
-    const int64_t bias_bytes = a && a->bias_input >= 0 ? g.tensors[node.inputs[a->bias_input]].bytes() : 0;
+    const Tensor bias = a && a->bias_input >= 0 ? g.tensors[node.inputs[a->bias_input]] : Tensor{};
     const int64_t n = out.shape.empty() ? 0 : out.shape.back();
-    if (!splittable || b->bytes() + bias_bytes <= max_weight_bytes || n < 2 * kPieceAlignment) {
+    if (!splittable || b.bytes() + bias.bytes() <= max_weight_bytes || n < 2 * kPieceAlignment) {
       nodes.push_back(std::move(node));
       continue;
     }
-    const int64_t pieces = (b->bytes() + bias_bytes + max_weight_bytes - 1) / max_weight_bytes;
+    // As many columns as fit the budget (weights and bias), in whole panels; at least one panel.
+    const int64_t k = a->trans_b ? b.shape[1] : b.shape[0];
+    const bool column_bias = bias.is_constant() && ops::element_count(bias.shape) == n;
+    const int64_t column_bytes = (k + (column_bias ? 1 : 0)) * static_cast<int64_t>(sizeof(float));
     const int64_t width =
-        std::max(kPieceAlignment, (n / pieces + kPieceAlignment - 1) / kPieceAlignment * kPieceAlignment);
-    const int64_t k = a->trans_b ? b->shape[1] : b->shape[0];
+        std::max(kPieceAlignment, max_weight_bytes / column_bytes / kPieceAlignment * kPieceAlignment);
     Node concat;
     concat.name = node.name;
     concat.op = "Concat";
@@ -61,14 +65,10 @@ int split_wide_nodes(Graph& g, int64_t max_weight_bytes) {
       const std::string name = node.name + "/" + std::to_string(part);
       Node piece = node;
       piece.name = name;
-      const float* w = g.tensors[node.inputs[1]].floats();
-      piece.inputs[1] = a->trans_b ? rows_of(g, name + ".weight", {end - begin, k}, w + begin * k)
-                                   : g.add_constant(name + ".weight", {k, end - begin}, columns(w, k, n, begin, end));
-      if (a->bias_input >= 0) {
-        const Tensor& bias = g.tensors[node.inputs[a->bias_input]];
-        if (ops::element_count(bias.shape) == n)
-          piece.inputs[a->bias_input] = rows_of(g, name + ".bias", {end - begin}, bias.floats() + begin);
-      }
+      piece.inputs[1] = a->trans_b
+                            ? rows_of(g, name + ".weight", {end - begin, k}, b.floats() + begin * k)
+                            : g.add_constant(name + ".weight", {k, end - begin}, columns(b.floats(), k, n, begin, end));
+      if (column_bias) piece.inputs[a->bias_input] = rows_of(g, name + ".bias", {end - begin}, bias.floats() + begin);
       Tensor part_out = out;
       part_out.name = name;
       part_out.shape = {out.shape[0], end - begin};

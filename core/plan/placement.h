@@ -66,9 +66,11 @@ struct Placement {
   size_t ideals = 0;          // states of the dynamic program
 };
 
-// The cheapest contiguous split for the objective (ties: the other objective, then fewer
-// stages). Fails, naming the layer, when a single layer cannot fit any worker, or when no
-// split fits the memory budgets.
+// The cheapest contiguous split for the objective. Ties go to the other objective, then to
+// fewer stages: exactly for latency; for throughput the program keeps one value per state, so
+// among plans of the best period it prefers a low latency without guaranteeing the lowest.
+// Fails, naming the layer, when a single layer cannot fit any worker, or when no split fits
+// the memory budgets.
 Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& options);
 
 }  // namespace tessera::plan

@@ -50,8 +50,7 @@ Result<plan::MilpResult> solve_with_cbc(const plan::Milp& milp, const std::vecto
 
   plan::MilpResult result;
   result.optimal = Cbc_isProvenOptimal(model.get()) != 0;
-  const double* solution = Cbc_getColSolution(model.get());
-  if (solution && Cbc_getObjValue(model.get()) < 1e299) result.values.assign(solution, solution + columns);
+  if (const double* solution = Cbc_bestSolution(model.get())) result.values.assign(solution, solution + columns);
   return result;
 }
 
