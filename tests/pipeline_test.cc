@@ -39,10 +39,14 @@ void require_identical(const std::vector<Tensor>& got, const std::vector<Tensor>
 // A pipeline over `workers` workers, each with the least memory (in 5 % steps of what the
 // whole model needs in one) that still fits the model: the most stages memory can force.
 std::unique_ptr<Pipeline> split(const std::shared_ptr<const Model>& model, int workers) {
-  auto alone = model->place({}, {.workers = 1, .threads = 1});
+  PlaceOptions one;
+  one.workers = 1;
+  one.threads = 1;
+  auto alone = model->place({}, one);
   REQUIRE(alone.ok());
   const double whole = static_cast<double>(alone->stages[0].memory_bytes);
-  PlaceOptions options{.workers = workers, .threads = workers};
+  PlaceOptions options;
+  options.workers = options.threads = workers;
   for (int percent = 95; percent > 0; percent -= 5) {
     PlaceOptions smaller = options;
     smaller.worker_memory = static_cast<int64_t>(whole * percent / 100);
@@ -113,7 +117,9 @@ TEST_CASE("layers larger than a worker are split into column pieces, and the out
 
   // 1 MiB per worker: pieces of at most 512 KiB; the 700x200 and 700x333 weights split, the
   // 333x333 ones (443 KiB) fit.
-  PlaceOptions options{.workers = 4, .threads = 4, .worker_memory = 1 << 20};
+  PlaceOptions options;
+  options.workers = options.threads = 4;
+  options.worker_memory = 1 << 20;
   auto pipeline = Pipeline::create(*model, {}, options);
   INFO(pipeline.status().message());
   REQUIRE(pipeline.ok());

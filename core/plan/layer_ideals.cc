@@ -28,10 +28,10 @@ size_t LayerSet::size() const {
   return count;
 }
 
-size_t LayerSet::hash() const {
-  size_t h = 1469598103934665603ull;
+size_t LayerSet::hash() const {  // FNV-1a over the words
+  uint64_t h = 1469598103934665603ull;
   for (uint64_t word : words_) h = (h ^ word) * 1099511628211ull;
-  return h;
+  return static_cast<size_t>(h ^ (h >> 32));
 }
 
 std::vector<std::vector<uint32_t>> layer_producers(const LayerGraph& graph) {

@@ -2,7 +2,8 @@
 // stage its own compiled graph, arena and thread group. Outputs are bitwise identical to one
 // Session's.
 //
-//   PlaceOptions place{.workers = 2, .threads = 2, .objective = "throughput"};
+//   tessera::PlaceOptions place;  // 2 workers of 1 thread each, no memory limit
+//   place.objective = "throughput";
 //   auto pipeline = tessera::Pipeline::create(model, {}, place);
 //   auto outputs = pipeline.value()->run(inputs);            // one input through the stages
 //   pipeline.value()->run_stream(100, next_input, on_output);  // stages busy on consecutive inputs
