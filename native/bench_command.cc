@@ -61,14 +61,6 @@ double cached_lookup_ms(const Model& model, const InputDims& dims) {
   return median(ms);
 }
 
-bool same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].dtype != b[i].dtype || a[i].bytes != b[i].bytes) return false;
-  }
-  return true;
-}
-
 int peak_command(const Args& args) {
   auto threads = args.get_int("threads", 2, 1, 256);
   if (!threads.ok()) return fail("bench", threads.status().message());

@@ -40,6 +40,14 @@ Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup
   return Status();
 }
 
+bool same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].dtype != b[i].dtype || a[i].bytes != b[i].bytes) return false;
+  }
+  return true;
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();

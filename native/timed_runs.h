@@ -23,6 +23,9 @@ struct TimedRun {
 // inputs does, not the last configuration's. Fails on the first failed run.
 Status run_interleaved(std::vector<TimedRun*> configs, int rounds, double warmup_seconds, bool warm_each = false);
 
+// The same outputs, dtype and bytes alike.
+bool same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b);
+
 double median(std::vector<double> values);
 double minimum(const std::vector<double>& values);
 

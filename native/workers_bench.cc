@@ -34,13 +34,6 @@ struct Period {
   double ms() const { return count > 1 ? ms_between(first, last) / static_cast<double>(count - 1) : 0; }
 };
 
-bool same_bits(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].bytes != b[i].bytes) return false;
-  return true;
-}
-
 }  // namespace
 
 int workers_bench(const Args& args) {
