@@ -107,7 +107,7 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   return std::shared_ptr<const Specialization>(std::move(s));
 }
 
-Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage, int threads) const {
+Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage, int threads, bool bind_kernels) const {
   plan::TilingOptions tiling;
   tiling.threads = threads;
   tiling.target_tile_flops = options_.tile_flops;
@@ -116,6 +116,7 @@ Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage,
   compile_options.reuse_memory = options_.reuse_memory;
   compile_options.max_isa = isa_;
   compile_options.store = store_.get();
+  compile_options.bind_kernels = bind_kernels;
   return tiles::compile(stage, plan::default_tiling(stage, tiling), compile_options);
 }
 

@@ -71,9 +71,10 @@ class CompiledModel final : public Model {
 
   // The specialisation for `dims`, compiled on a miss. Thread-safe.
   Result<std::shared_ptr<const Specialization>> specialize(const InputDims& dims) const;
-  // One stage of a specialisation's graph (stage_graph.h), tiled by the default heuristic for
-  // `threads` and compiled like a specialisation, its kernels sharing the packed weights.
-  Result<tiles::TileGraph> compile_stage(const graph::Graph& stage, int threads) const;
+  // A graph derived from a specialisation's (a stage, stage_graph.h, or one with layers split
+  // for placement), tiled by the default heuristic for `threads` and compiled like a
+  // specialisation, its kernels sharing the packed weights; without kernels, for predictions.
+  Result<tiles::TileGraph> compile_stage(const graph::Graph& stage, int threads, bool bind_kernels = true) const;
 
  private:
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;

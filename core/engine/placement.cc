@@ -7,11 +7,9 @@
 #include "core/engine/compiled_model.h"
 #include "core/graph/passes.h"
 #include "core/plan/cost_model.h"
-#include "core/plan/default_tiling.h"
 #include "core/plan/placement.h"
 #include "core/plan/placement_check.h"
 #include "core/plan/placement_milp.h"
-#include "core/tiles/compile.h"
 
 namespace tessera {
 
@@ -138,16 +136,8 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   if (options.worker_memory > 0) {
     auto split = std::make_unique<graph::Graph>(s->graph.borrowing_copy());
     if (const int count = graph::split_wide_nodes(*split, options.worker_memory / 2); count > 0) {
-      plan::TilingOptions tiling;
-      tiling.threads = std::max(1, options.threads / options.workers);
-      tiling.target_tile_flops = options_.tile_flops;
-      tiling.isa = isa_;
-      tiles::CompileOptions compile;
-      compile.reuse_memory = options_.reuse_memory;
-      compile.max_isa = isa_;
-      compile.bind_kernels = false;
-      TESSERA_ASSIGN_OR_RETURN(graph.split_tiles,
-                               tiles::compile(*split, plan::default_tiling(*split, tiling), compile));
+      TESSERA_ASSIGN_OR_RETURN(graph.split_tiles, compile_stage(*split, std::max(1, options.threads / options.workers),
+                                                                /*bind_kernels=*/false));
       graph.split = std::move(split);
       placed.report.split_nodes = static_cast<uint64_t>(count);
     }
@@ -219,7 +209,7 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   report.choice = choose(report, objective);
   report.coarsening = plan::describe(placement.coarsening);
   report.layers = layers.layers.size();
-  report.ideals = placement.ideals;
+  report.ideals = placement.coarsening.ideals.size();
   report.planning_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return placed;
 }

@@ -76,13 +76,17 @@ CoarseLayers coarsen_layers(const LayerGraph& graph, size_t max_ideals) {
   CoarseLayers coarse;
   coarse.graph = merge_groups(graph, identity);
   LayerIdeals ideals = layer_ideals(coarse.graph, max_ideals);
-  coarse.ideals = ideals.sets.size();
-  if (ideals.complete) return coarse;
+  if (ideals.complete) {
+    coarse.ideals = std::move(ideals.sets);
+    return coarse;
+  }
 
+  // The widest cut width keeps every cut (the graph above): coarsening starts below it.
   const std::vector<size_t> widths = cut_widths(graph);
   std::vector<size_t> levels(widths.begin() + (n > 0 ? 1 : 0), widths.end());
   std::sort(levels.begin(), levels.end(), std::greater<>());
   levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  if (!levels.empty()) levels.erase(levels.begin());
   for (size_t width : levels) {
     std::vector<uint32_t> group(n, 0);
     for (size_t i = 1; i < n; ++i) group[i] = group[i - 1] + (widths[i] <= width ? 1 : 0);
@@ -96,22 +100,29 @@ CoarseLayers coarsen_layers(const LayerGraph& graph, size_t max_ideals) {
         coarse.merged_layers += layer.members.size();
       }
     ideals = layer_ideals(coarse.graph, max_ideals);
-    coarse.ideals = ideals.sets.size();
-    if (ideals.complete) return coarse;
+    if (ideals.complete) {
+      coarse.ideals = std::move(ideals.sets);
+      return coarse;
+    }
   }
   coarse.prefixes_only = true;
-  coarse.ideals = coarse.graph.layers.size() + 1;
+  coarse.ideals = {LayerSet(coarse.graph.layers.size())};
+  for (uint32_t l = 0; l < coarse.graph.layers.size(); ++l) {
+    LayerSet next = coarse.ideals.back();
+    next.insert(l);
+    coarse.ideals.push_back(std::move(next));
+  }
   return coarse;
 }
 
 std::string describe(const CoarseLayers& coarse) {
   if (coarse.merged_regions == 0 && !coarse.prefixes_only)
-    return "not coarsened (" + std::to_string(coarse.ideals) + " ideals)";
+    return "not coarsened (" + std::to_string(coarse.ideals.size()) + " ideals)";
   std::string text = std::to_string(coarse.merged_regions) + " regions of " + std::to_string(coarse.merged_layers) +
                      " layers merged at cuts crossed by at most " + std::to_string(coarse.width) +
                      " tensors: " + std::to_string(coarse.graph.layers.size()) + " layers";
   if (coarse.prefixes_only) return text + ", still too many ideals: consecutive runs of the layer order only";
-  return text + ", " + std::to_string(coarse.ideals) + " ideals";
+  return text + ", " + std::to_string(coarse.ideals.size()) + " ideals";
 }
 
 }  // namespace tessera::plan

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/plan/layer_graph.h"
+#include "core/plan/layer_ideals.h"
 
 namespace tessera::plan {
 
@@ -17,10 +18,12 @@ struct CoarseLayers {
   size_t width = 0;           // cuts crossed by more tensors than this were merged away (0: none)
   size_t merged_regions = 0;  // regions of several layers that became one layer
   size_t merged_layers = 0;   // layers inside them
-  size_t ideals = 0;          // of `graph` (at most the limit unless `prefixes_only`)
   // Even the coarsest graph has more ideals than the limit: the planner splits the layer order
   // into consecutive runs only (its prefixes are always ideals).
   bool prefixes_only = false;
+  // The ideals of `graph` the planner runs on, by size (at most the limit; with
+  // `prefixes_only`, the prefixes of its layer order).
+  std::vector<LayerSet> ideals;
 };
 
 // The original graph when its ideals fit `max_ideals`; otherwise the least coarsening that

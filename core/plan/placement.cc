@@ -56,16 +56,6 @@ Value extend(const Value& before, double stage_seconds, Objective objective) {
   return {std::max(before.primary, stage_seconds), before.secondary + stage_seconds, before.stages + 1};
 }
 
-std::vector<LayerSet> prefixes(size_t layers) {
-  std::vector<LayerSet> sets{LayerSet(layers)};
-  for (uint32_t l = 0; l < layers; ++l) {
-    LayerSet next = sets.back();
-    next.insert(l);
-    sets.push_back(std::move(next));
-  }
-  return sets;
-}
-
 std::string size_text(int64_t bytes) {
   char text[32];
   if (bytes >= (1 << 20))
@@ -105,9 +95,7 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
   placement.coarsening = coarsen_layers(graph, options.max_ideals);
   const LayerGraph& coarse = placement.coarsening.graph;
   const size_t n = coarse.layers.size();
-  const std::vector<LayerSet> ideals =
-      placement.coarsening.prefixes_only ? prefixes(n) : layer_ideals(coarse, SIZE_MAX).sets;
-  placement.ideals = ideals.size();
+  const std::vector<LayerSet>& ideals = placement.coarsening.ideals;
   std::vector<size_t> sizes(ideals.size());
   for (size_t i = 0; i < ideals.size(); ++i) sizes[i] = ideals[i].size();
 
@@ -169,23 +157,15 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
   for (size_t w = workers; w-- > 0 && i != 0;) {
     const size_t j = before[w][i];
     if (j == SIZE_MAX) continue;
-    Stage s;
-    s.worker = static_cast<uint32_t>(w);
     const std::vector<uint32_t> coarse_layers = ideals[i].minus(ideals[j]);
-    pricer.price(coarse_layers, in_difference(ideals[i], ideals[j]), &s);
-    s.compute_seconds = options.stage_seconds;
-    for (uint32_t l : coarse_layers) {
-      s.compute_seconds += layer_seconds(coarse.layers[l], options.workers[w].threads);
+    Stage s = pricer.stage(coarse_layers, in_difference(ideals[i], ideals[j]), static_cast<uint32_t>(w), options);
+    for (uint32_t l : coarse_layers)
       s.layers.insert(s.layers.end(), coarse.layers[l].members.begin(), coarse.layers[l].members.end());
-    }
     placement.stages.push_back(std::move(s));
     i = j;
   }
   std::reverse(placement.stages.begin(), placement.stages.end());
-  for (const Stage& s : placement.stages) {
-    placement.latency += s.seconds();
-    placement.period = std::max(placement.period, s.seconds());
-  }
+  total_stages(&placement);
   return placement;
 }
 

@@ -62,8 +62,7 @@ struct Placement {
   std::vector<Stage> stages;  // in worker order, none empty
   double latency = 0;         // one input through the stages in turn
   double period = 0;          // a stream's: the slowest stage
-  CoarseLayers coarsening;    // what the dynamic program ran on (its layers' members)
-  size_t ideals = 0;          // states of the dynamic program
+  CoarseLayers coarsening;    // what the dynamic program ran on: its layers' members, its ideals
 };
 
 // The cheapest contiguous split for the objective. Ties go to the other objective, then to

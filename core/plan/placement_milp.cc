@@ -96,17 +96,12 @@ Placement stages_of(const LayerGraph& g, const PlacementOptions& options, const 
     for (uint32_t v = 0; v < g.layers.size(); ++v)
       if (worker[v] == d) layers.push_back(v);
     if (layers.empty()) continue;
-    Stage stage;
-    stage.worker = static_cast<uint32_t>(d);
-    stage.layers = layers;
-    pricer.price(
-        layers, [&](uint32_t l) { return worker[l] == d; }, &stage);
-    stage.compute_seconds = options.stage_seconds;
-    for (uint32_t v : layers) stage.compute_seconds += layer_seconds(g.layers[v], options.workers[d].threads);
-    placement.latency += stage.seconds();
-    placement.period = std::max(placement.period, stage.seconds());
+    Stage stage = pricer.stage(
+        layers, [&](uint32_t l) { return worker[l] == d; }, static_cast<uint32_t>(d), options);
+    stage.layers = std::move(layers);
     placement.stages.push_back(std::move(stage));
   }
+  total_stages(&placement);
   return placement;
 }
 
@@ -160,7 +155,6 @@ Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOpti
       return out;
   if (found.period < out.placement.period * (1 - 1e-9)) {
     found.coarsening = std::move(out.placement.coarsening);
-    found.ideals = out.placement.ideals;
     out.placement = std::move(found);
     out.improved = true;
   }

@@ -28,6 +28,19 @@ class StagePricer {
 
   // Everything but the compute time, which depends on the worker's threads, of the stage
   // `layers`, whose members `in_stage` tells.
+  // A whole stage of `layers` on worker `worker`: priced as above, plus its layers' compute
+  // on the worker's threads and the stage's run. Its `layers` are the caller's to fill.
+  template <class InStage>
+  Stage stage(const std::vector<uint32_t>& layers, const InStage& in_stage, uint32_t worker,
+              const PlacementOptions& options) {
+    Stage out;
+    out.worker = worker;
+    price(layers, in_stage, &out);
+    out.compute_seconds = options.stage_seconds;
+    for (uint32_t l : layers) out.compute_seconds += layer_seconds(graph_.layers[l], options.workers[worker].threads);
+    return out;
+  }
+
   template <class InStage>
   void price(const std::vector<uint32_t>& layers, const InStage& in_stage, Stage* out) {
     ++epoch_;
@@ -69,5 +82,14 @@ class StagePricer {
   std::vector<uint64_t> stamp_;
   uint64_t epoch_ = 0;
 };
+
+// A placement's latency and period from its stages.
+inline void total_stages(Placement* placement) {
+  placement->latency = placement->period = 0;
+  for (const Stage& s : placement->stages) {
+    placement->latency += s.seconds();
+    placement->period = std::max(placement->period, s.seconds());
+  }
+}
 
 }  // namespace tessera::plan
