@@ -102,15 +102,7 @@ TEST_CASE("a streamed pipeline delivers every input's outputs in order") {
 }
 
 TEST_CASE("layers larger than a worker are split into column pieces, and the outputs stay the same") {
-  // Gemm with B transposed and a bias, then ReLU; MatMul with B as is, odd widths; a
-  // residual Add fused into the second, which must stay whole.
-  ModelBuilder b(11);
-  const std::string x = b.input({3, 200});
-  std::string h = b.node("Gemm", {x, b.weight({700, 200}), b.weight({700})}, {{"transB", 1}});
-  h = b.node("Relu", {h});
-  const std::string wide = b.node("MatMul", {h, b.weight({700, 333})});
-  const std::string skip = b.node("MatMul", {wide, b.weight({333, 333})});
-  const TestModel test = b.build({b.node("Add", {skip, wide})});
+  const TestModel test = wide_layers_model();
   auto model = Model::load(test.json, test.weights, {});
   REQUIRE(model.ok());
   const std::vector<Tensor> expected = session_outputs(*model, test.inputs);

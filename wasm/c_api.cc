@@ -5,6 +5,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -16,6 +17,8 @@
 
 #include "core/base/checked_math.h"
 #include "core/engine/compiled_model.h"
+#include "core/engine/stage_models.h"
+#include "core/model/load.h"
 #include "core/ops/geometry.h"
 #include "tessera/calibration.h"
 #include "tessera/engine.h"
@@ -29,7 +32,8 @@
 
 struct TesseraEngine {
   std::shared_ptr<tessera::Executor> executor;
-  std::string profile_json;  // of the last calibration
+  std::string profile_json;    // of the last calibration
+  std::string placement_json;  // of the last tessera_planning_extents or tessera_place_stages
   std::string error;
 };
 
@@ -99,6 +103,37 @@ tessera::Status read_load_options(const char* text, tessera::CompileOptions* opt
   }
   return tessera::Status();
 }
+
+// Applies tessera_place_stages's options JSON (see c_api.h) to `options`.
+tessera::Status read_place_options(const char* text, tessera::PlaceOptions* options) {
+  const nlohmann::json root = nlohmann::json::parse(text ? text : "", nullptr, /*allow_exceptions=*/false);
+  if (root.is_discarded() || !root.is_object()) return tessera::Status::error("place options: not a JSON object");
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string& key = it.key();
+    const nlohmann::json& value = it.value();
+    if (key == "objective" || key == "profile") {
+      if (!value.is_string()) return tessera::Status::error("place options: \"" + key + "\" must be a string");
+      (key == "objective" ? options->objective : options->profile) = value.get<std::string>();
+    } else if (key == "workers" || key == "threads" || key == "worker_memory") {
+      if (!value.is_number_integer())
+        return tessera::Status::error("place options: \"" + key + "\" must be an integer");
+      if (key == "worker_memory") {
+        options->worker_memory = value.get<int64_t>();
+      } else {
+        const int64_t n = value.get<int64_t>();
+        (key == "workers" ? options->workers : options->threads) =
+            static_cast<int>(std::clamp<int64_t>(n, -1, 1 << 20));
+      }
+    } else {
+      return tessera::Status::error("place options: unknown option \"" + key +
+                                    "\" (workers, threads, worker_memory, objective, profile)");
+    }
+  }
+  return tessera::Status();
+}
+
+// A byte count from JS: a whole number from 0 to 2^53.
+bool valid_bytes(double bytes) { return bytes >= 0 && bytes <= 9007199254740992.0 && bytes == std::floor(bytes); }
 
 std::string mib(uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
 
@@ -195,6 +230,54 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
   handle->session = std::make_unique<tessera::Session>(handle->model, engine->executor);
   *model = handle;
   return 0;
+}
+
+TESSERA_EXPORT const char* tessera_planning_extents(TesseraEngine* engine, const char* json, double weights_bytes) {
+  if (!valid_bytes(weights_bytes)) {
+    fail(&engine->error, "planning: the weights' size must be a whole number of bytes");
+    return nullptr;
+  }
+  auto extents = tessera::model::planning_extents(json, static_cast<int64_t>(weights_bytes));
+  if (!extents.ok()) {
+    fail(&engine->error, extents.status().message());
+    return nullptr;
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const tessera::model::PlanningExtent& e : *extents) out.push_back({e.offset, e.bytes, e.bytes, 1, e.at});
+  engine->placement_json =
+      nlohmann::json{{"extents", out}, {"bytes", extents->empty() ? 0 : extents->back().at + extents->back().bytes}}
+          .dump();
+  return engine->placement_json.c_str();
+}
+
+TESSERA_EXPORT const char* tessera_place_stages(TesseraEngine* engine, const char* json, double weights_bytes,
+                                                TesseraBuffer* read, const char* options_json) {
+  std::unique_ptr<TesseraBuffer> owned(read);
+  tessera::PlaceOptions options;
+  tessera::Status status = read_place_options(options_json, &options);
+  if (status.ok() && !valid_bytes(weights_bytes))
+    status = tessera::Status::error("planning: the weights' size must be a whole number of bytes");
+  if (!status.ok()) {
+    fail(&engine->error, status.message());
+    return nullptr;
+  }
+  tessera::CompileOptions compile;
+  compile.threads = std::max(1, options.threads / std::max(1, options.workers));
+  compile.profile = options.profile;
+  const tessera::AlignedBuffer none;
+  auto model = tessera::CompiledModel::compile_for_planning(json, static_cast<int64_t>(weights_bytes),
+                                                            owned ? owned->bytes : none, compile);
+  if (!model.ok()) {
+    fail(&engine->error, model.status().message());
+    return nullptr;
+  }
+  auto staged = tessera::place_stage_models(**model, {}, options);
+  if (!staged.ok()) {
+    fail(&engine->error, staged.status().message());
+    return nullptr;
+  }
+  engine->placement_json = tessera::staged_model_json(*staged);
+  return engine->placement_json.c_str();
 }
 
 TESSERA_EXPORT void tessera_model_destroy(TesseraModel* model) { delete model; }

@@ -55,6 +55,27 @@ void tessera_buffer_destroy(TesseraBuffer* buffer);
 int tessera_model_load(TesseraEngine* engine, const char* json, TesseraBuffer* weights, const char* options_json,
                        TesseraModel** model);
 void tessera_model_destroy(TesseraModel* model);
+
+// Placing a model over workers, each its own instance (docs/placement.md), without its weights
+// in this one. First: the bytes of its `weights_bytes`-byte weights file that planning reads
+// (its small initializers: shapes, axes, scalars), as JSON {"extents": [[offset, bytes, stride,
+// count, at], ...], "bytes": total} (the form of the stages' weights below, each extent one
+// run): the caller gathers each at `at` of one buffer of `total` bytes.
+// NULL on error (bad model JSON, an initializer past the end of the weights), the message then
+// in tessera_engine_last_error. Owned by the engine until its next call.
+const char* tessera_planning_extents(TesseraEngine* engine, const char* json, double weights_bytes);
+
+// Then: places the model (its dims must be fixed) and cuts it into stage models, from `read`
+// (that buffer; taken over; NULL when there are no extents) and `options_json`, a JSON object
+// with "workers", "threads" (in all), "worker_memory" (bytes; 0: no limit), "objective"
+// ("latency" or "throughput") and "profile" (a profile's JSON text, "" for uncalibrated
+// guesses). Returns {"placement": the placement report, "stages": [{"worker", "threads",
+// "json" (the stage's model JSON text), "weights": [[offset, bytes, stride, count, at], ...]
+// (its weights: `count` runs of `bytes` bytes `stride` apart from `offset` in the model's
+// weights file, gathered at `at`), "weight_bytes", "inputs", "outputs"}]}, owned by the engine
+// until its next call; NULL on error, the message in tessera_engine_last_error.
+const char* tessera_place_stages(TesseraEngine* engine, const char* json, double weights_bytes, TesseraBuffer* read,
+                                 const char* options_json);
 const char* tessera_model_last_error(TesseraModel* model);
 
 // Element types, as in tessera::DType.
@@ -103,11 +124,10 @@ const char* tessera_model_predict(TesseraModel* model, int threads, int schedule
 // tessera_model_predict): what = 0 gives the plan report JSON {"planner" ("default", "search" or
 // "file"), "searched", "kept_default", "calibrated", "threads", "search_path",
 // "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes", "planning_ms",
-// "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "nodes": [{"name", "op", "grid", "default_grid",
-// "predicted_ms", "default_ms"}]} with the nodes in the info JSON's order; what = 1 gives its
-// plan file (docs/planning.md), which the "plan" load option takes back. NULL on error
-// (symbolic dims before the first run, another `what`), the message then in
-// tessera_model_last_error.
+// "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "nodes": [{"name", "op", "grid",
+// "default_grid", "predicted_ms", "default_ms"}]} with the nodes in the info JSON's order; what = 1 gives its plan file
+// (docs/planning.md), which the "plan" load option takes back. NULL on error (symbolic dims before the first run,
+// another `what`), the message then in tessera_model_last_error.
 const char* tessera_model_plan(TesseraModel* model, int what);
 
 // Bytes the allocator has handed out and not yet taken back: lets callers watch for leaks.

@@ -26,8 +26,8 @@ ModelInfo describe(const graph::Graph& g, const tiles::TileGraph& tg, Isa isa) {
   ModelInfo info;
   info.name = g.name;
   for (const tiles::CompiledNode& n : tg.nodes) {
-    info.nodes.push_back({n.name, n.op, n.kernel->kernel_name(), n.fused, n.fused_nodes, n.shape, n.layout.name(),
-                          n.grid, n.task_count, n.in_edges, n.flops});
+    info.nodes.push_back({n.name, n.op, n.kernel ? n.kernel->kernel_name() : "", n.fused, n.fused_nodes, n.shape,
+                          n.layout.name(), n.grid, n.task_count, n.in_edges, n.flops});
   }
   for (const tiles::IoBinding& b : tg.inputs) info.inputs.push_back(Tensor::spec(b.name, b.shape, b.dtype));
   for (const tiles::IoBinding& b : tg.outputs) info.outputs.push_back(Tensor::spec(b.name, b.shape, b.dtype));
@@ -58,7 +58,23 @@ std::string signature(const graph::InputBinding& binding) {
 
 Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& json_text, AlignedBuffer weights,
                                                             const CompileOptions& options) {
+  TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model(json_text, std::move(weights)));
+  return compile(std::move(desc), options, /*planning_only=*/false);
+}
+
+Result<std::shared_ptr<const CompiledModel>> CompiledModel::compile_for_planning(const std::string& json_text,
+                                                                                 int64_t weights_bytes,
+                                                                                 const AlignedBuffer& read,
+                                                                                 const CompileOptions& options) {
+  TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model_for_planning(json_text, weights_bytes, read));
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Model> model, compile(std::move(desc), options, true));
+  return std::static_pointer_cast<const CompiledModel>(std::move(model));
+}
+
+Result<std::shared_ptr<const Model>> CompiledModel::compile(model::ModelDesc desc, const CompileOptions& options,
+                                                            bool planning_only) {
   auto model = std::shared_ptr<CompiledModel>(new CompiledModel());
+  model->planning_only_ = planning_only;
   TESSERA_ASSIGN_OR_RETURN(model->isa_, resolve_isa(options.isa));
   if (options.threads < 1) return Status::error("threads must be at least 1");
   if (!(options.tile_flops >= 1.0 && options.tile_flops <= 1e15)) {
@@ -73,7 +89,7 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& j
   if (!options.plan.empty()) {
     TESSERA_ASSIGN_OR_RETURN(model->saved_plan_, parse_plan_file(options.plan));
   }
-  TESSERA_ASSIGN_OR_RETURN(model->desc_, model::load_model(json_text, std::move(weights)));
+  model->desc_ = std::move(desc);
   bool fixed = true;
   InputDims declared;
   for (const ValueSpec& input : model->desc_.inputs) {
@@ -100,6 +116,7 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   compile_options.reuse_memory = options_.reuse_memory;
   compile_options.max_isa = isa_;
   compile_options.store = store_.get();
+  compile_options.bind_kernels = !planning_only_;
   TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, s->plan, compile_options));
   s->info = describe(s->graph, s->tile_graph, isa_);
   s->info.planner = s->plan_report.planner;

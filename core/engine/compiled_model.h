@@ -55,7 +55,15 @@ class CompiledModel final : public Model {
   // its errors surface at load time.
   static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, AlignedBuffer weights,
                                                       const CompileOptions& options);
+  // A model to place over workers and cut into stage models (stage_models.h), and nothing
+  // else: compiled without kernels from its small initializers only (model::planning_extents,
+  // laid out in `read`), so it needs no more memory than its shapes however large its weights.
+  static Result<std::shared_ptr<const CompiledModel>> compile_for_planning(const std::string& json_text,
+                                                                           int64_t weights_bytes,
+                                                                           const AlignedBuffer& read,
+                                                                           const CompileOptions& options);
 
+  const model::ModelDesc& desc() const { return desc_; }
   const std::string& name() const override { return desc_.name; }
   const std::vector<ValueSpec>& inputs() const override { return desc_.inputs; }
   const std::vector<ValueSpec>& outputs() const override { return desc_.outputs; }
@@ -77,12 +85,15 @@ class CompiledModel final : public Model {
   Result<tiles::TileGraph> compile_stage(const graph::Graph& stage, int threads, bool bind_kernels = true) const;
 
  private:
+  static Result<std::shared_ptr<const Model>> compile(model::ModelDesc desc, const CompileOptions& options,
+                                                      bool planning_only);
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;
   // The tiling of one specialisation (planning.cc), with its report.
   Result<tiles::TilingPlan> plan_tiling(const graph::Graph& g, const InputDims& dims, PlanReport* report) const;
 
   model::ModelDesc desc_;
   CompileOptions options_;
+  bool planning_only_ = false;  // compiled without kernels: it cannot run
   Isa isa_ = Isa::kScalar;
   std::optional<SavedPlan> saved_plan_;  // CompileOptions::plan, parsed
   std::shared_ptr<ConstantStore> store_ = std::make_shared<ConstantStore>();

@@ -163,4 +163,22 @@ std::string placement_report_json(const PlacementReport& report) {
       .dump(2);
 }
 
+std::string staged_model_json(const StagedModel& staged) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const StageModel& s : staged.stages) {
+    nlohmann::json weights = nlohmann::json::array();
+    for (const WeightExtent& e : s.weights) weights.push_back({e.offset, e.bytes, e.stride, e.count, e.at});
+    stages.push_back({{"worker", s.worker},
+                      {"threads", s.threads},
+                      {"json", s.json},
+                      {"weights", weights},
+                      {"weight_bytes", s.weight_bytes},
+                      {"inputs", s.inputs},
+                      {"outputs", s.outputs}});
+  }
+  return nlohmann::json{{"placement", nlohmann::json::parse(placement_report_json(staged.placement))},
+                        {"stages", stages}}
+      .dump();
+}
+
 }  // namespace tessera

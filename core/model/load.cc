@@ -3,6 +3,7 @@
 #include "core/model/load.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <queue>
@@ -89,8 +90,8 @@ Result<std::vector<int64_t>> parse_shape(const json& object, const std::string& 
 
 // Dims of a graph input or output: positive integers, or (format v2) symbol names.
 Result<std::vector<Dim>> parse_dims(const json& object, const std::string& path, int version) {
-  TESSERA_ASSIGN_OR_RETURN(const json* shape, member(object, "shape", path, json::value_t::array,
-                                                     "a list of sizes and symbol names"));
+  TESSERA_ASSIGN_OR_RETURN(const json* shape,
+                           member(object, "shape", path, json::value_t::array, "a list of sizes and symbol names"));
   std::vector<Dim> dims;
   std::vector<int64_t> sizes;
   for (const json& d : *shape) {
@@ -146,7 +147,9 @@ Result<Tensor> parse_tensor_attribute(const json& value, const std::string& path
     const double number = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
     switch (dtype) {
       case DType::kFloat32: t.values<float>()[i] = static_cast<float>(number); break;
-      case DType::kInt64: t.values<int64_t>()[i] = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(number); break;
+      case DType::kInt64:
+        t.values<int64_t>()[i] = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(number);
+        break;
       case DType::kInt32: t.values<int32_t>()[i] = static_cast<int32_t>(number); break;
       case DType::kBool: t.values<uint8_t>()[i] = number != 0; break;
       case DType::kUInt8: t.values<uint8_t>()[i] = static_cast<uint8_t>(number); break;
@@ -219,7 +222,8 @@ Result<NodeDesc> parse_node(const json& entry, int index) {
   return node;
 }
 
-Result<Initializer> parse_initializer(const json& entry, int index, const AlignedBuffer& weights) {
+// Checks the initializer's bytes lie in a `file_bytes`-byte weights file; `data` is set later.
+Result<Initializer> parse_initializer(const json& entry, int index, int64_t file_bytes) {
   std::string path = "initializers[" + std::to_string(index) + "]";
   if (!entry.is_object()) return Status::error(path + ": must be an object");
   Initializer init;
@@ -245,11 +249,11 @@ Result<Initializer> parse_initializer(const json& entry, int index, const Aligne
                          std::to_string(init.element_count * element_bytes) + " bytes expected)");
   }
   int64_t end = 0;
-  if (!checked_add(offset, length, &end) || end > static_cast<int64_t>(weights.size())) {
+  if (!checked_add(offset, length, &end) || end > file_bytes) {
     return Status::error(path + ": bytes [" + std::to_string(offset) + ", " + std::to_string(offset + length) +
-                         ") lie past the end of the " + std::to_string(weights.size()) + "-byte weights file");
+                         ") lie past the end of the " + std::to_string(file_bytes) + "-byte weights file");
   }
-  init.data = weights.data() + offset;
+  init.offset = offset;
   return init;
 }
 
@@ -331,7 +335,11 @@ Result<std::string> weights_file_name(std::string_view json_text) {
   return it->get<std::string>();
 }
 
-Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) {
+namespace {
+
+// The model with every initializer checked against a `file_bytes`-byte weights file, its
+// `data` not yet set.
+Result<ModelDesc> parse_model(std::string_view json_text, int64_t file_bytes) {
   json root = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) return Status::error("model JSON is malformed: " + json_error(json_text));
   if (!root.is_object()) return Status::error("model JSON must be an object");
@@ -345,9 +353,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   }
   const int format_version = version->get<int>();
 
-  auto shared_weights = std::make_shared<AlignedBuffer>(std::move(weights));
   ModelDesc model;
-  model.weights = shared_weights;
   if (auto it = root.find("name"); it != root.end() && it->is_string()) model.name = it->get<std::string>();
 
   for (const char* key : {"inputs", "outputs", "nodes"}) {
@@ -371,7 +377,7 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   if (auto it = root.find("initializers"); it != root.end()) {
     if (!it->is_array()) return Status::error("model: \"initializers\" must be a list");
     for (const json& entry : *it) {
-      TESSERA_ASSIGN_OR_RETURN(Initializer init, parse_initializer(entry, index, *shared_weights));
+      TESSERA_ASSIGN_OR_RETURN(Initializer init, parse_initializer(entry, index, file_bytes));
       TESSERA_RETURN_IF_ERROR(define(init.name, "initializers[" + std::to_string(index) + "]"));
       model.initializers.push_back(std::move(init));
       ++index;
@@ -417,6 +423,74 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
   if (model.outputs.empty()) return Status::error("model: has no outputs");
 
   TESSERA_ASSIGN_OR_RETURN(model.nodes, topological_order(std::move(nodes), producer));
+  return model;
+}
+
+bool read_for_planning(const Initializer& init) {
+  return static_cast<int64_t>(init.element_count * dtype_size(init.dtype)) <= kPlanningBytes;
+}
+
+int64_t align_up(int64_t bytes) {
+  const int64_t a = static_cast<int64_t>(AlignedBuffer::kAlignment);
+  return (bytes + a - 1) / a * a;
+}
+
+}  // namespace
+
+Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) {
+  TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, static_cast<int64_t>(weights.size())));
+  auto shared = std::make_shared<const AlignedBuffer>(std::move(weights));
+  for (Initializer& init : model.initializers) init.data = shared->data() + init.offset;
+  model.weights = std::move(shared);
+  return model;
+}
+
+Result<std::vector<PlanningExtent>> planning_extents(std::string_view json_text, int64_t weights_bytes) {
+  TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights_bytes));
+  std::vector<PlanningExtent> extents;
+  int64_t at = 0;
+  for (const Initializer& init : model.initializers) {
+    if (!read_for_planning(init)) continue;
+    const int64_t bytes = init.element_count * static_cast<int64_t>(dtype_size(init.dtype));
+    extents.push_back({init.offset, bytes, at});
+    at = align_up(at + bytes);
+  }
+  return extents;
+}
+
+Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t weights_bytes,
+                                          const AlignedBuffer& read) {
+  TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights_bytes));
+  int64_t read_bytes = 0, largest_left = 0;
+  for (const Initializer& init : model.initializers) {
+    const int64_t bytes = init.element_count * static_cast<int64_t>(dtype_size(init.dtype));
+    if (read_for_planning(init)) {
+      read_bytes = align_up(read_bytes) + bytes;
+    } else {
+      largest_left = std::max(largest_left, bytes);
+    }
+  }
+  if (static_cast<int64_t>(read.size()) != read_bytes) {
+    return Status::error("planning weights: " + std::to_string(read.size()) + " bytes given, the model's planning " +
+                         "extents hold " + std::to_string(read_bytes));
+  }
+  // The bytes read, then zeros standing in for every initializer left out.
+  const int64_t zeros_at = align_up(read_bytes);
+  AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(zeros_at + largest_left));
+  if (zeros_at + largest_left > 0 && !buffer.data()) return Status::error("out of memory for the planning weights");
+  if (read_bytes > 0) std::memcpy(buffer.data(), read.data(), read.size());
+  std::memset(buffer.data() + zeros_at, 0, static_cast<size_t>(largest_left));
+  auto shared = std::make_shared<const AlignedBuffer>(std::move(buffer));
+  int64_t at = 0;
+  for (Initializer& init : model.initializers) {
+    if (read_for_planning(init)) {
+      init.data = shared->data() + at;
+      at = align_up(at + init.element_count * static_cast<int64_t>(dtype_size(init.dtype)));
+    } else {
+      init.data = shared->data() + zeros_at;
+    }
+  }
+  model.weights = std::move(shared);
   return model;
 }
 

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/model/model_desc.h"
 #include "tessera/status.h"
@@ -15,6 +16,27 @@ Result<std::string> weights_file_name(std::string_view json_text);
 // Checks structure, names, acyclicity and weight ranges; returns nodes in topological order.
 // The weights buffer is owned by the result. Never aborts on bad input.
 Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights);
+
+// Placing a model over workers needs its shapes, not its weights: it is compiled without
+// kernels from the initializers of at most kPlanningBytes (shapes, axes, scalars), with zeros
+// standing in for the others. So a model larger than one WebAssembly instance can be planned.
+inline constexpr int64_t kPlanningBytes = 64 << 10;
+
+// One initializer planning reads: `bytes` bytes at `offset` in the weights file, which go at
+// `at` in the buffer given to load_model_for_planning.
+struct PlanningExtent {
+  int64_t offset = 0;
+  int64_t bytes = 0;
+  int64_t at = 0;
+};
+
+// What load_model_for_planning reads, in the order it wants them; checks the model as
+// load_model does against a `weights_bytes`-byte weights file.
+Result<std::vector<PlanningExtent>> planning_extents(std::string_view json_text, int64_t weights_bytes);
+
+// The model with the planning extents' bytes from `read` (laid out as their `at` say) and
+// zeros for every other initializer: for compiling without kernels only.
+Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t weights_bytes, const AlignedBuffer& read);
 
 // Reads a whole file into an aligned buffer.
 Result<AlignedBuffer> read_file(const std::string& path);

@@ -23,6 +23,7 @@ struct Initializer {
   DType dtype = DType::kFloat32;
   std::vector<int64_t> shape;  // empty for a scalar
   int64_t element_count = 1;
+  int64_t offset = 0;               // of its bytes in the weights file
   const std::byte* data = nullptr;  // into ModelDesc::weights, aligned to the element size
 };
 

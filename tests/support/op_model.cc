@@ -198,4 +198,14 @@ TestModel ModelBuilder::build(const std::vector<std::string>& outputs) const {
   return m;
 }
 
+TestModel wide_layers_model() {
+  ModelBuilder b(11);
+  const std::string x = b.input({3, 200});
+  std::string h = b.node("Gemm", {x, b.weight({700, 200}), b.weight({700})}, {{"transB", 1}});
+  h = b.node("Relu", {h});
+  const std::string wide = b.node("MatMul", {h, b.weight({700, 333})});
+  const std::string skip = b.node("MatMul", {wide, b.weight({333, 333})});
+  return b.build({b.node("Add", {skip, wide})});
+}
+
 }  // namespace tessera::testing

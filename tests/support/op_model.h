@@ -73,6 +73,11 @@ class ModelBuilder {
   std::map<std::string, Known> known_;
 };
 
+// Layers wide enough to split into column pieces (placement over workers with little memory):
+// a Gemm with B transposed and a bias, then ReLU; a MatMul with B as is, at odd widths; a
+// residual Add fused into a last MatMul, which must stay whole. Weights: 547, 2.7, 910 and 433 KiB.
+TestModel wide_layers_model();
+
 // Random integer in [lo, hi].
 int64_t random_int(std::mt19937& rng, int64_t lo, int64_t hi);
 

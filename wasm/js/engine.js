@@ -11,6 +11,7 @@ import { PREDICTED_SCHEDULERS, SCHEDULERS } from './host/core_engine.js';
 import { kCacheName } from './host/model_files.js';
 import { ownBuffer } from './own_buffer.js';
 import { loadRequest } from './sources.js';
+import { loadStagedModel, placeModel } from './staged_model.js';
 
 const kMaxThreads = 64;
 
@@ -28,7 +29,8 @@ export async function clearModelCache() {
  *   assetsUrl: in browsers, the directory holding a copy of the package's wasm/dist/ files,
  *   for bundlers that do not copy them (esbuild) or a CDN
  */
-async function createEngine({ crossOriginIsolated, defaultThreads, startHost }, options = {}) {
+async function createEngine(platform, options = {}) {
+  const { crossOriginIsolated, defaultThreads, startHost } = platform;
   const { wasm = 'auto' } = options;
   if (!['auto', 'threads', 'single'].includes(wasm)) {
     throw new TypeError(`createEngine: wasm must be "auto", "threads" or "single", got ${JSON.stringify(wasm)}`);
@@ -60,7 +62,9 @@ async function createEngine({ crossOriginIsolated, defaultThreads, startHost }, 
   try {
     const { threads } = await channel.call('init', { flavour, threads: flavour === 'single' ? 1 : requested,
                                                      assetsUrl: assetsUrl?.href });
-    return new Engine(channel, threads, { ...features, build: flavour });
+    // More engines like this one, for the workers of a model placed over them.
+    const spawn = (workerThreads) => createEngine(platform, { ...options, wasm: flavour, threads: workerThreads });
+    return new Engine(channel, threads, { ...features, build: flavour }, { spawn, openFile: platform.openFile });
   } catch (error) {
     channel.terminate();
     throw error;
@@ -121,8 +125,11 @@ export class Engine {
   #models = new Set();
   #disposed = false;
 
-  constructor(channel, threads, features) {
+  #workers;
+
+  constructor(channel, threads, features, workers) {
     this.#channel = channel;
+    this.#workers = workers;
     /** Executor threads (1 with the single-threaded build). */
     this.threads = threads;
     /** What was detected and which build runs: { simd, threads, crossOriginIsolated, build }. */
@@ -143,6 +150,8 @@ export class Engine {
    *   JSON text) that tiles the specialisation for the input dims it names
    */
   async loadModel(json, weights, options) {
+    const given = loadOptions(weights, options);
+    if (given.workers !== undefined) return this.#loadStaged(json, given === weights ? given.weights : weights, given);
     const { request, transfer, onProgress } = loadRequest(json, weights, options);
     request.planning = planningOptions(loadOptions(weights, options));
     const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
@@ -150,6 +159,41 @@ export class Engine {
     const model = new Model(this.#channel, id, signature, info, this.threads, () => this.#models.delete(model));
     this.#models.add(model);
     return model;
+  }
+
+  // A model over workers (staged_model.js), planned with this engine's profile.
+  async #loadStaged(json, weights, options) {
+    const model = await loadStagedModel(await this.#placing(options), json, weights, options);
+    if (this.#disposed) {
+      await model.dispose();
+      throw new TesseraError('the engine was disposed');
+    }
+    model.onDispose(() => this.#models.delete(model));
+    this.#models.add(model);
+    return model;
+  }
+
+  /**
+   * How loadModel's workers option would split a model, without loading it: the placement
+   * report a placed model's `placement` holds (stages with their nodes, predicted times,
+   * memory and bytes crossing the cuts; latency, period and the alternatives).
+   * @param json, weights as loadModel takes them
+   * @param options { workers, workerMemory?, objective?, threads? }
+   */
+  async place(json, weights, options) {
+    const given = loadOptions(weights, options);
+    return placeModel(await this.#placing(given), json, given === weights ? given.weights : weights, given);
+  }
+
+  // What planning over workers needs from this engine: its profile, threads and platform.
+  async #placing(options) {
+    const profile = await this.#channel.call('profile');
+    return { ...this.#workers, profile, threads: options.threads ?? this.threads };
+  }
+
+  /** @internal the channel to this engine's worker, for the models placed over engines */
+  channel() {
+    return this.#channel;
   }
 
   /**
@@ -182,8 +226,9 @@ export class Engine {
   async dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
-    for (const model of this.#models) model.markDisposed();
+    const models = [...this.#models];
     this.#models.clear();
+    await Promise.all(models.map((model) => model.markDisposed()));  // a staged model's workers go too
     try {
       await this.#channel.call('dispose');
     } finally {

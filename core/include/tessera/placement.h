@@ -79,4 +79,38 @@ struct PlacementReport {
 // "transfer_ms", "weight_bytes", "memory_bytes", "bytes_in", "bytes_out"}]}
 std::string placement_report_json(const PlacementReport& report);
 
+// Bytes of a model's weights file: `count` runs of `bytes` bytes, each `stride` bytes after the
+// last, from `offset` (a column slice of a matrix is one run per row); they go one after
+// another at `at` in a stage's weights.
+struct WeightExtent {
+  int64_t offset = 0;
+  int64_t bytes = 0;
+  int64_t stride = 0;
+  int64_t count = 1;
+  int64_t at = 0;
+};
+
+// One stage as a model of its own (format version 2, fixed dims, no "weights" field): what a
+// worker with its own memory loads. Its weights file is `weight_bytes` bytes gathered from the
+// model's by `weights`.
+struct StageModel {
+  int worker = 0;
+  int threads = 1;
+  std::string json;
+  std::vector<WeightExtent> weights;
+  int64_t weight_bytes = 0;
+  std::vector<std::string> inputs;   // the caller's inputs or earlier stages' outputs, by name
+  std::vector<std::string> outputs;  // what later stages or the caller read
+};
+
+struct StagedModel {
+  PlacementReport placement;
+  std::vector<StageModel> stages;
+};
+
+// {"placement": placement_report_json, "stages": [{"worker", "threads", "json" (the model, as
+// text), "weights": [[offset, bytes, stride, count, at], ...], "weight_bytes", "inputs",
+// "outputs"}]}
+std::string staged_model_json(const StagedModel& staged);
+
 }  // namespace tessera

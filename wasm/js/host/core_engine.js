@@ -12,6 +12,9 @@ export const PREDICTED_SCHEDULERS = SCHEDULERS.slice(0, 2);
 /** What tessera_model_plan returns, in the order of its codes. */
 const PLAN_RESULTS = ['report', 'file'];
 
+// What a wasm32 instance addresses.
+const kMaxInstanceBytes = 2 ** 32;
+
 const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
 export class CoreEngine {
@@ -64,12 +67,54 @@ export class CoreEngine {
   }
 
   /**
+   * What placing a model over workers reads of its `weightsBytes`-byte weights file: the
+   * core's { extents: [[offset, bytes, stride, count, at]], bytes } (tessera_planning_extents).
+   */
+  planningExtents(jsonText, weightsBytes) {
+    return this.#engineJson((m) => {
+      const jsonPtr = this.#cString(jsonText, 'the model JSON');
+      try {
+        return m._tessera_planning_extents(this.handle, jsonPtr, weightsBytes);
+      } finally {
+        m._free(jsonPtr);
+      }
+    });
+  }
+
+  /**
+   * Places a model over workers and cuts it into stage models (tessera_place_stages), from the
+   * bytes of its planning extents (`read`, a Uint8Array laid out as they say) and `options`
+   * { workers, threads, worker_memory, objective }, with the engine's profile: the core's
+   * { placement, stages }, parsed.
+   */
+  placeStages(jsonText, weightsBytes, read, options) {
+    const buffer = this.weightsBuffer(read.byteLength, 'the planning weights');
+    buffer.write(read, 0);
+    return this.#engineJson((m) => {
+      const jsonPtr = this.#cString(jsonText, 'the model JSON');
+      let optionsPtr = 0;
+      try {
+        optionsPtr = this.#cString(JSON.stringify({ ...options, profile: this.profile }), 'the place options');
+        return m._tessera_place_stages(this.handle, jsonPtr, weightsBytes, buffer.take(), optionsPtr);
+      } finally {
+        buffer.free();
+        m._free(jsonPtr);
+        m._free(optionsPtr);
+      }
+    });
+  }
+
+  /**
    * A buffer of `bytes` bytes in WebAssembly memory that weights are written into as they
    * arrive (`what` names them in errors): write(chunk, offset) copies a chunk in; loadModel
    * takes it over; free() releases a buffer no load took (again: nothing).
    */
   weightsBuffer(bytes, what) {
     const m = this.module;
+    if (bytes > kMaxInstanceBytes) {
+      throw new TesseraError(`out of memory: ${mib(bytes)} of ${what} are more than one WebAssembly instance can ` +
+                             'hold (4 GiB): place the model over workers (loadModel\'s workers option)');
+    }
     let buffer = m._tessera_buffer_create(bytes) >>> 0;
     if (!buffer) throw new TesseraError(`out of memory: no room for ${mib(bytes)} of ${what} in WebAssembly memory`);
     return {
@@ -195,6 +240,15 @@ export class CoreEngine {
       loading.push(new Promise((resolve) => pthread.loadWasmModuleToWorker(worker, resolve)));
     }
     await Promise.all(loading);
+  }
+
+  // Calls `call(module)`, an engine function returning JSON text or NULL with the engine's
+  // error; the JSON parsed.
+  #engineJson(call) {
+    const m = this.module;
+    const json = call(m) >>> 0;
+    if (!json) throw new TesseraError(m.UTF8ToString(m._tessera_engine_last_error(this.handle)));
+    return JSON.parse(m.UTF8ToString(json));
   }
 
   // The threads build exports its (shared) memory; the single build's views are current.

@@ -46,6 +46,10 @@ export function serve(port, loadModule, readFile = null) {
     setProfile: ({ profile }) => {
       current().profile = profile;
     },
+    profile: () => current().profile,
+    planningExtents: ({ jsonText, weightsBytes }) => current().planningExtents(jsonText, weightsBytes),
+    placeStages: ({ jsonText, weightsBytes, read, options }) =>
+      current().placeStages(jsonText, weightsBytes, read, options),
     predict: ({ model, ...options }) => current().predict(model, options),
     plan: ({ model, what }) => current().plan(model, what),
     run({ model, inputs, options }) {

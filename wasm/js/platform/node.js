@@ -1,6 +1,7 @@
 // What the engine needs from Node (the "node" condition of the package's #platform import):
 // the core count and the host worker as a worker_threads Worker. Browser bundles never reach
 // this file.
+import { open, stat } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -30,5 +31,30 @@ export function nodePort(worker, { onMessage, onFailure }) {
     post: (message, transfer) => worker.postMessage(message, transfer),
     busy: (busy) => (busy ? worker.ref() : worker.unref()),
     terminate: () => worker.terminate(),
+  };
+}
+
+/**
+ * A file: URL read in parts where it lies, for the workers of a placed model (weight_source.js):
+ * { size, read(offset, bytes) => Promise<Uint8Array> }.
+ */
+export async function openFile(url) {
+  const { size } = await stat(url);
+  return {
+    size,
+    read: async (offset, bytes) => {
+      const file = await open(url);
+      try {
+        const out = new Uint8Array(bytes);
+        for (let done = 0; done < bytes;) {
+          const { bytesRead } = await file.read(out, done, bytes - done, offset + done);
+          if (bytesRead === 0) throw new Error(`${url.href}: ends before byte ${offset + bytes}`);
+          done += bytesRead;
+        }
+        return out;
+      } finally {
+        await file.close();
+      }
+    },
   };
 }
