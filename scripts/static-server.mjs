@@ -2,7 +2,7 @@
 // prefixes map to folders (or one file), and every response carries the headers a Tessera
 // page may need: COOP + COEP for cross-origin isolation (WebAssembly threads), optionally the
 // strict Content-Security-Policy the package supports, and CORS + CORP for serving the
-// package's files to another origin, as a CDN does.
+// package's files to another origin, as a CDN does. Single byte ranges are served (206).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -53,8 +53,17 @@ export function createStaticServer(routes, { isolated = true, csp = false, cors 
     if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       return response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     }
-    response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream',
-                              'Content-Length': fs.statSync(file).size });
+    const size = fs.statSync(file).size;
+    const type = MIME[path.extname(file)] ?? 'application/octet-stream';
+    // One range (bytes=START-END), as the workers of a placed model ask for their weights.
+    const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
+    if (range && Number(range[1]) <= Number(range[2]) && Number(range[2]) < size) {
+      const [start, end] = [Number(range[1]), Number(range[2])];
+      response.writeHead(206, { 'Content-Type': type, 'Content-Length': end - start + 1,
+                                'Content-Range': `bytes ${start}-${end}/${size}` });
+      return fs.createReadStream(file, { start, end }).on('error', () => response.destroy()).pipe(response);
+    }
+    response.writeHead(200, { 'Content-Type': type, 'Content-Length': size, 'Accept-Ranges': 'bytes' });
     fs.createReadStream(file).on('error', () => response.destroy()).pipe(response);
   });
   server.requests = requests;

@@ -115,7 +115,10 @@ Status split_layer(SourceGraph& source, size_t at, const std::vector<int64_t>& w
                                                                     columns, begin, end, where));
       if (sliced) piece.inputs[i] += suffix;
     }
-    piece.outputs = {chain.empty() ? piece_out : layer.outputs[0] + suffix};
+    // Links' outputs "NAME/p.1", "NAME/p.2", ... ("NAME/p" is the last): the source's names
+    // with the suffix could clash (a layer named as its output).
+    auto link_output = [&](size_t c) { return c == chain.size() ? piece_out : piece_out + "." + std::to_string(c + 1); };
+    piece.outputs = {link_output(0)};
     pieces.push_back(piece);
     for (size_t c = 0; c < chain.size(); ++c) {
       model::NodeDesc link = chain[c];
@@ -130,7 +133,7 @@ Status split_layer(SourceGraph& source, size_t at, const std::vector<int64_t>& w
           if (sliced) input += suffix;
         }
       }
-      link.outputs = {c + 1 == chain.size() ? piece_out : link.outputs[0] + suffix};
+      link.outputs = {link_output(c + 1)};
       pieces.push_back(link);
     }
     concat.inputs.push_back(piece_out);

@@ -243,6 +243,68 @@ export interface LoadOptions {
   plan?: SavedPlan | string;
 }
 
+/** How a model is placed over workers (docs/placement.md). */
+export interface WorkerOptions {
+  /** Workers (engines of their own, each its own WebAssembly instance): 1 to 64. */
+  workers: number;
+  /** What each may hold, weights and activations: bytes or a size such as "256MiB"; 0: no limit. */
+  workerMemory?: number | string;
+  /** One input's latency (default) or a stream's period. */
+  objective?: 'latency' | 'throughput';
+  /** Threads in all, shared by the workers; default the engine's (each worker at least one). */
+  threads?: number;
+  weights?: Weights;
+}
+
+export interface StagePlacement {
+  worker: number;
+  threads: number;
+  /** Compiled nodes; split layers' pieces are "NAME/0", "NAME/1", ... */
+  nodes: string[];
+  computeMs: number;
+  transferMs: number;
+  weightBytes: number;
+  memoryBytes: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+export interface Placement {
+  objective: 'latency' | 'throughput';
+  workers: number;
+  threadsPerWorker: number;
+  workerMemory: number;
+  calibrated: boolean;
+  latencyMs: number;
+  periodMs: number;
+  /** The alternatives: one instance with all the threads (0: does not fit), one per worker. */
+  singleMs: number;
+  replicasPeriodMs: number;
+  /** What the predictions favour: "stages", "single" or "replicas". */
+  choice: string;
+  /** Layers larger than half a worker, split into column pieces. */
+  splitNodes: number;
+  coarsening: string;
+  planningMs: number;
+  stages: StagePlacement[];
+}
+
+/** A model over workers: each stage a model of its own with only its weights. */
+export class StagedModel {
+  readonly name: string;
+  readonly inputs: ValueSpec[];
+  readonly outputs: ValueSpec[];
+  readonly placement: Placement;
+  /** One input through the stages in turn; outputs bitwise one engine's. */
+  run(inputs: Record<string, InputTensor>): Promise<Record<string, OutputTensor>>;
+  /** Inputs through the stages at once; outputs in the inputs' order. */
+  runStream(inputs: Iterable<Record<string, InputTensor>> | AsyncIterable<Record<string, InputTensor>>):
+    AsyncIterable<Record<string, OutputTensor>>;
+  /** Each worker's memory, in stage order. */
+  memoryUsage(): Promise<{ wasmBytes: number; heapInUseBytes: number }[]>;
+  dispose(): Promise<void>;
+}
+
 export class Model {
   readonly name: string;
   readonly inputs: ValueSpec[];
@@ -278,6 +340,17 @@ export class Engine {
    */
   loadModel(json: object | string | URL, weights?: Weights | null, options?: LoadOptions): Promise<Model>;
   loadModel(json: object | string | URL, options: LoadOptions): Promise<Model>;
+  /**
+   * Places a model over workers (needs fixed dims): planned from its shapes, then each stage
+   * loaded in an engine of its own with only the weights it reads (from bytes, a file: URL in
+   * Node, or HTTP ranges of a URL), so a model larger than one instance's 4 GiB runs.
+   */
+  loadModel(json: object | string | URL, weights: Weights | null | undefined, options: WorkerOptions):
+    Promise<StagedModel>;
+  loadModel(json: object | string | URL, options: WorkerOptions): Promise<StagedModel>;
+  /** How loadModel's workers option would split a model, without loading it. */
+  place(json: object | string | URL, weights: Weights | null | undefined, options: WorkerOptions): Promise<Placement>;
+  place(json: object | string | URL, options: WorkerOptions): Promise<Placement>;
   /**
    * Measures this machine for the cost model, in this build and on this engine's threads: up
    * to a minute or two, `quick` a few seconds; other calls wait meanwhile. The engine keeps the

@@ -6,4 +6,5 @@ import * as browser from './platform/browser.js';
 
 export const createEngine = engineFactory(browser);
 export { Engine, Model, clearModelCache } from './engine.js';
+export { StagedModel } from './staged_model.js';
 export { TesseraError } from './errors.js';

@@ -5,4 +5,5 @@ import * as node from './platform/node.js';
 
 export const createEngine = engineFactory(node);
 export { Engine, Model, clearModelCache } from './engine.js';
+export { StagedModel } from './staged_model.js';
 export { TesseraError } from './errors.js';

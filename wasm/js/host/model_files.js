@@ -187,7 +187,8 @@ async function streamInto(file, from) {
 function checkSize(bytes, file) {
   if (bytes <= kMaxBytes) return bytes;
   file.cancel?.();
-  throw new TesseraError(`weights ${file.url}: ${bytes} bytes are more than WebAssembly memory can hold`);
+  throw new TesseraError(`weights ${file.url}: ${bytes} bytes are more than WebAssembly memory can hold ` +
+                         '(4 GiB per instance): place the model over workers (loadModel\'s workers option)');
 }
 
 // Calls put(chunk, offset) with each chunk's offset in the whole.
