@@ -78,6 +78,7 @@ async function open(url, kind, { readFile, cache }, optional = false) {
       bytes = await readFile(url);
     } catch (error) {
       if (optional && error.code === 'ENOENT') return null;
+      if (error instanceof TesseraError) throw error;
       throw new TesseraError(`cannot read ${what} ${url}: ${error.message}`);
     }
     return { kind, url, total: bytes.byteLength, cached: false, chunks: [bytes], stored: null };
