@@ -116,6 +116,7 @@ describe('models over wasm workers', () => {
     await assert.rejects(engine.loadModel(zoo.url, { workers: 2, workerMemory: '12 parsecs' }),
                          /workerMemory must be a number of bytes or a size/);
     await assert.rejects(engine.loadModel(zoo.url, { workers: 2, objective: 'speed' }), /objective must be/);
+    await assert.rejects(engine.loadModel(zoo.url, { workers: 2, threads: 0.5 }), /threads must be an integer/);
     await assert.rejects(engine.loadModel(zoo.url, { workers: 2, workerMemory: '1KiB' }),
                          (error) => error instanceof TesseraError && /more than any worker's 1.0 KiB/.test(error.message));
     const model = await engine.loadModel(zoo.url, { workers: 2, workerMemory: '1MiB' });

@@ -102,6 +102,11 @@ function loadOptions(weights, options) {
   return weights !== undefined && weights !== null && !isWeights ? weights : {};
 }
 
+// The weights of loadModel(json, weights, options), or of loadModel(json, options).
+function weightsOf(weights, options) {
+  return options === weights ? options.weights : weights;
+}
+
 // The planner's load options as the host takes them (the plan as JSON text); the planner's
 // name and the plan itself are checked by the core.
 function planningOptions({ planner, planScheduler, plan }) {
@@ -147,11 +152,14 @@ export class Engine {
    *   ('tessera-models'), by URL; planner 'default' (a heuristic) or 'search' (tilings searched
    *   on the cost model, from the engine's profile: calibrate(), setProfile()); planScheduler
    *   'dynamic' or 'barrier', what the search plans for; plan a saved plan (savePlan(), or its
-   *   JSON text) that tiles the specialisation for the input dims it names
+   *   JSON text) that tiles the specialisation for the input dims it names. With
+   *   { workers, workerMemory?, objective?, threads? } instead, the model is placed over that
+   *   many workers, each an engine of its own holding one stage (a StagedModel,
+   *   docs/placement.md)
    */
   async loadModel(json, weights, options) {
     const given = loadOptions(weights, options);
-    if (given.workers !== undefined) return this.#loadStaged(json, given === weights ? given.weights : weights, given);
+    if (given.workers !== undefined) return this.#loadStaged(json, weightsOf(weights, given), given);
     const { request, transfer, onProgress } = loadRequest(json, weights, options);
     request.planning = planningOptions(loadOptions(weights, options));
     const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
@@ -182,7 +190,7 @@ export class Engine {
    */
   async place(json, weights, options) {
     const given = loadOptions(weights, options);
-    return placeModel(await this.#placing(given), json, given === weights ? given.weights : weights, given);
+    return placeModel(await this.#placing(given), json, weightsOf(weights, given), given);
   }
 
   // What planning over workers needs from this engine: its profile, threads and platform.

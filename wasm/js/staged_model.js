@@ -25,6 +25,9 @@ function placeOptions({ workers, workerMemory, objective = 'latency' }, threads)
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new TypeError(`loadModel: workers must be an integer from 1 to 64, got ${JSON.stringify(workers)}`);
   }
+  if (!Number.isInteger(threads) || threads < 1 || threads > 1024) {
+    throw new TypeError(`loadModel: threads must be an integer from 1 to 1024, got ${JSON.stringify(threads)}`);
+  }
   if (!kObjectives.includes(objective)) {
     throw new TypeError(`loadModel: objective must be "latency" or "throughput", got ${JSON.stringify(objective)}`);
   }
