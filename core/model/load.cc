@@ -426,13 +426,25 @@ Result<ModelDesc> parse_model(std::string_view json_text, int64_t file_bytes) {
   return model;
 }
 
-bool read_for_planning(const Initializer& init) {
-  return static_cast<int64_t>(init.element_count * dtype_size(init.dtype)) <= kPlanningBytes;
-}
+int64_t byte_size(const Initializer& init) { return init.element_count * static_cast<int64_t>(dtype_size(init.dtype)); }
+
+bool read_for_planning(const Initializer& init) { return byte_size(init) <= kPlanningBytes; }
 
 int64_t align_up(int64_t bytes) {
   const int64_t a = static_cast<int64_t>(AlignedBuffer::kAlignment);
   return (bytes + a - 1) / a * a;
+}
+
+// Where planning's initializers go in its buffer: one after another, in the model's order.
+std::vector<PlanningExtent> planning_layout(const ModelDesc& model) {
+  std::vector<PlanningExtent> extents;
+  int64_t at = 0;
+  for (const Initializer& init : model.initializers) {
+    if (!read_for_planning(init)) continue;
+    extents.push_back({init.offset, byte_size(init), at});
+    at = align_up(at + byte_size(init));
+  }
+  return extents;
 }
 
 }  // namespace
@@ -447,33 +459,21 @@ Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) 
 
 Result<std::vector<PlanningExtent>> planning_extents(std::string_view json_text, int64_t weights_bytes) {
   TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights_bytes));
-  std::vector<PlanningExtent> extents;
-  int64_t at = 0;
-  for (const Initializer& init : model.initializers) {
-    if (!read_for_planning(init)) continue;
-    const int64_t bytes = init.element_count * static_cast<int64_t>(dtype_size(init.dtype));
-    extents.push_back({init.offset, bytes, at});
-    at = align_up(at + bytes);
-  }
-  return extents;
+  return planning_layout(model);
 }
 
 Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t weights_bytes,
                                           const AlignedBuffer& read) {
   TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights_bytes));
-  int64_t read_bytes = 0, largest_left = 0;
-  for (const Initializer& init : model.initializers) {
-    const int64_t bytes = init.element_count * static_cast<int64_t>(dtype_size(init.dtype));
-    if (read_for_planning(init)) {
-      read_bytes = align_up(read_bytes) + bytes;
-    } else {
-      largest_left = std::max(largest_left, bytes);
-    }
-  }
+  const std::vector<PlanningExtent> extents = planning_layout(model);
+  const int64_t read_bytes = extents.empty() ? 0 : extents.back().at + extents.back().bytes;
   if (static_cast<int64_t>(read.size()) != read_bytes) {
     return Status::error("planning weights: " + std::to_string(read.size()) + " bytes given, the model's planning " +
                          "extents hold " + std::to_string(read_bytes));
   }
+  int64_t largest_left = 0;
+  for (const Initializer& init : model.initializers)
+    if (!read_for_planning(init)) largest_left = std::max(largest_left, byte_size(init));
   // The bytes read, then zeros standing in for every initializer left out.
   const int64_t zeros_at = align_up(read_bytes);
   AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(zeros_at + largest_left));
@@ -481,15 +481,9 @@ Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t we
   if (read_bytes > 0) std::memcpy(buffer.data(), read.data(), read.size());
   std::memset(buffer.data() + zeros_at, 0, static_cast<size_t>(largest_left));
   auto shared = std::make_shared<const AlignedBuffer>(std::move(buffer));
-  int64_t at = 0;
-  for (Initializer& init : model.initializers) {
-    if (read_for_planning(init)) {
-      init.data = shared->data() + at;
-      at = align_up(at + init.element_count * static_cast<int64_t>(dtype_size(init.dtype)));
-    } else {
-      init.data = shared->data() + zeros_at;
-    }
-  }
+  auto extent = extents.begin();
+  for (Initializer& init : model.initializers)
+    init.data = shared->data() + (read_for_planning(init) ? (extent++)->at : zeros_at);
   model.weights = std::move(shared);
   return model;
 }

@@ -4,6 +4,7 @@
 // instance, so its own 4 GiB) holding only that stage's weights. Tensors crossing a cut travel
 // by postMessage through this thread.
 import { TesseraError } from './errors.js';
+import { weightsBeside } from './host/model_files.js';
 import { bytesSource, gather, readText, urlSource } from './weight_source.js';
 
 const kObjectives = ['latency', 'throughput'];
@@ -59,10 +60,9 @@ async function sources(json, weights, openFile) {
   if (weights !== undefined && weights !== null) {
     throw new TypeError('loadModel: weights must be an ArrayBuffer, a Uint8Array or a URL');
   }
-  if (!jsonUrl || !(parsed.initializers?.length > 0)) return { jsonText, parsed, weights: bytesSource(new Uint8Array(0)) };
-  const beside = new URL(typeof parsed.weights === 'string' ? parsed.weights
-                           : jsonUrl.pathname.split('/').pop().replace(/\.json$/, '') + '.bin', jsonUrl);
-  return { jsonText, parsed, weights: await urlSource(beside, openFile, 'weights') };
+  const beside = jsonUrl && parsed.initializers?.length > 0 ? weightsBeside(jsonUrl.href, jsonText) : null;
+  if (!beside) return { jsonText, parsed, weights: bytesSource(new Uint8Array(0)) };
+  return { jsonText, parsed, weights: await urlSource(new URL(beside.url), openFile, 'weights') };
 }
 
 // The core's placement and stage models, planned in an engine of its own (the stand-ins for

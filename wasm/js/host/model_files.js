@@ -8,6 +8,8 @@ import { TesseraError } from '../errors.js';
 export const kCacheName = 'tessera-models';
 
 const kLabels = { json: 'model JSON', weights: 'weights' };
+// How much of a file (Node) is read at once.
+const kFilePart = 2 ** 26;
 // The most a wasm32 buffer can hold.
 const kMaxBytes = 2 ** 32 - 1;
 // Answers that mean "no such file" for the optional weights beside a JSON (object stores
@@ -18,7 +20,7 @@ const kMissing = new Set([403, 404, 410]);
  * Reads a loadModel request: { json: { text } | { url }, weights: { bytes } | { url } | null,
  * cache, progress }. Returns { jsonText, weights: engine.weightsBuffer or null }; the caller
  * hands the weights to the load (or frees them).
- * @param host { engine, readFile?: (url) => Promise<Uint8Array>, notify(event) }
+ * @param host { engine, openFile?: (url) => Promise<{ size, read(offset, bytes) }>, notify(event) }
  */
 export async function readModelFiles(request, host) {
   const cache = request.cache ? await openCache() : null;
@@ -50,7 +52,7 @@ async function openCache() {
 // Where the weights of JSON loaded from `jsonUrl` are: the file its "weights" field names
 // (relative to the JSON), else the JSON's URL with .bin for .json (for http(s) and file:
 // URLs), if that exists.
-function weightsBeside(jsonUrl, jsonText) {
+export function weightsBeside(jsonUrl, jsonText) {
   if (!jsonUrl) return null;
   let named;
   try {
@@ -70,18 +72,17 @@ function weightsBeside(jsonUrl, jsonText) {
  * unknown), cached, chunks (async iterable of Uint8Array), stored (the Cache API write, or
  * null), cancel() for a download left unread }. An optional file that does not exist is null.
  */
-async function open(url, kind, { readFile, cache }, optional = false) {
+async function open(url, kind, { openFile, cache }, optional = false) {
   const what = kLabels[kind];
-  if (url.startsWith('file:') && readFile) {
-    let bytes;
+  if (url.startsWith('file:') && openFile) {
+    let file;
     try {
-      bytes = await readFile(url);
+      file = await openFile(new URL(url));
     } catch (error) {
       if (optional && error.code === 'ENOENT') return null;
-      if (error instanceof TesseraError) throw error;
       throw new TesseraError(`cannot read ${what} ${url}: ${error.message}`);
     }
-    return { kind, url, total: bytes.byteLength, cached: false, chunks: [bytes], stored: null };
+    return { kind, url, total: file.size, cached: false, chunks: partsOf(file), stored: null };
   }
   const hit = await cache?.match(url).catch(() => null);  // a failing cache is no cache
   if (hit) return { kind, url, total: declaredLength(hit), cached: true, chunks: chunksOf(hit.body), stored: null };
@@ -111,6 +112,13 @@ function declaredLength(response) {
   const encoding = response.headers.get('Content-Encoding');
   const length = Number(response.headers.get('Content-Length'));
   return (!encoding || encoding === 'identity') && response.headers.has('Content-Length') ? length : null;
+}
+
+// A file read in parts of at most kFilePart bytes.
+async function* partsOf(file) {
+  for (let offset = 0; offset < file.size; offset += kFilePart) {
+    yield await file.read(offset, Math.min(kFilePart, file.size - offset));
+  }
 }
 
 async function* chunksOf(body) {

@@ -8,9 +8,9 @@ import { readModelFiles } from './model_files.js';
 /**
  * @param port { post(message, transfer), listen(handler) } over the worker's channel
  * @param loadModule ({ flavour, threads, assetsUrl }) => Promise<module>
- * @param readFile (url) => Promise<Uint8Array>, for file: URLs (Node)
+ * @param openFile (url) => Promise<{ size, read(offset, bytes) }>, for file: URLs (Node)
  */
-export function serve(port, loadModule, readFile = null) {
+export function serve(port, loadModule, openFile = null) {
   let engine = null;
   // Set when the module aborted (a bug, or an allocation the load checks did not foresee):
   // its state is then undefined, so every later call fails with this message.
@@ -34,7 +34,7 @@ export function serve(port, loadModule, readFile = null) {
     },
     // Downloads overlap other models' runs; only the load itself waits its turn.
     async loadModel(request, notify) {
-      const files = await readModelFiles(request, { engine: await inOrder(current), readFile, notify });
+      const files = await readModelFiles(request, { engine: await inOrder(current), openFile, notify });
       try {
         return await inOrder(() => current().loadModel(files.jsonText, files.weights, request.planning));
       } finally {

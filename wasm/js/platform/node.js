@@ -35,8 +35,9 @@ export function nodePort(worker, { onMessage, onFailure }) {
 }
 
 /**
- * A file: URL read in parts where it lies, for the workers of a placed model (weight_source.js):
- * { size, read(offset, bytes) => Promise<Uint8Array> }.
+ * A file: URL read in parts where it lies: { size, read(offset, bytes) => Promise<Uint8Array> }.
+ * The host worker streams model files through it, and the workers of a placed model read their
+ * weights with it (weight_source.js).
  */
 export async function openFile(url) {
   const { size } = await stat(url);
@@ -47,7 +48,8 @@ export async function openFile(url) {
       try {
         const out = new Uint8Array(bytes);
         for (let done = 0; done < bytes;) {
-          const { bytesRead } = await file.read(out, done, bytes - done, offset + done);
+          // One fs read takes at most 2 GiB.
+          const { bytesRead } = await file.read(out, done, Math.min(bytes - done, 2 ** 30), offset + done);
           if (bytesRead === 0) throw new Error(`${url.href}: ends before byte ${offset + bytes}`);
           done += bytesRead;
         }
