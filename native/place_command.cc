@@ -30,10 +30,9 @@ constexpr const char* kHelp =
     "worker, nodes, predicted time, memory and the bytes crossing its cuts, the predicted latency\n"
     "and period, and the alternatives: one instance with all N threads, and one instance per\n"
     "worker taking whole inputs.\n"
-    "--ip SECONDS: with --objective throughput, also solves an integer program over\n"
-    "  non-contiguous splits (any node on any worker) with CBC, warm-started from the dynamic\n"
-    "  program and given SECONDS; its plan is kept when its period is shorter (such stages cannot\n"
-    "  run yet).\n"
+    "--ip SECONDS: also solves an integer program over non-contiguous splits (any node on any\n"
+    "  worker) with CBC, warm-started from the dynamic program and given SECONDS; its plan is kept\n"
+    "  when it does better for the objective (such stages cannot run yet).\n"
     "--explain: every stage's nodes.\n"
     "--measure: also runs the stages (tessera run --workers) and prints each stage's measured time\n"
     "  next to the predicted one, and the measured latency, or with --objective throughput the\n"
@@ -136,12 +135,16 @@ int place_command(int argc, char** argv) {
                 static_cast<unsigned long long>(r.split_nodes), r.split_nodes == 1 ? "" : "s");
   std::printf("layer graph: %llu nodes, %s; planned in %.1f ms\n", static_cast<unsigned long long>(r.layers),
               r.coarsening.c_str(), r.planning_ms);
-  if (r.ip_ran)
-    std::printf("integer program: %llu columns, %llu rows, %s; %s\n", static_cast<unsigned long long>(r.ip_columns),
+  if (r.ip_ran) {
+    const char* what = r.objective == "throughput" ? "period" : "latency";
+    std::printf("integer program: %llu columns, %llu rows, %s; ", static_cast<unsigned long long>(r.ip_columns),
                 static_cast<unsigned long long>(r.ip_rows),
-                r.ip_optimal ? "proved optimal" : "stopped at the time limit",
-                r.contiguous ? "no shorter period than the dynamic program's: its stages are kept"
-                             : "a shorter period with stages that are not contiguous");
+                r.ip_optimal ? "proved optimal" : "stopped at the time limit");
+    if (r.contiguous)
+      std::printf("no shorter %s than the dynamic program's: its stages are kept\n", what);
+    else
+      std::printf("a shorter %s with stages that are not contiguous\n", what);
+  }
   std::printf("\n%-5s %-6s %-7s %-5s %-28s %-28s %10s %11s %11s %11s %11s\n", "stage", "worker", "threads", "nodes",
               "first node", "last node", "compute ms", "transfer ms", "memory", "bytes in", "bytes out");
   for (size_t s = 0; s < r.stages.size(); ++s) {

@@ -4,7 +4,7 @@
 // command: run it by hand after scripts/test.sh (or the native and wasm builds), with about
 // 20 GiB of memory and 5 GiB of disk free; docs/benchmarks.md records a run.
 //
-//   node scripts/workers-over-4gib.mjs [--layers 72] [--workers 6] [--worker-memory 1GiB]
+//   node scripts/workers-over-4gib.mjs [--layers 72] [--workers 12] [--worker-memory 1GiB]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { createEngine } from '../wasm/js/index.node.js';
 
 const { values } = parseArgs({ options: { layers: { type: 'string', default: '72' },
-                                          workers: { type: 'string', default: '6' },
+                                          workers: { type: 'string', default: '12' },
                                           'worker-memory': { type: 'string', default: '1GiB' } } });
 const layers = Number(values.layers);
 const width = 4096;  // each layer a 4096 x 4096 MatMul: 64 MiB of weights

@@ -132,6 +132,17 @@ tessera::Status read_place_options(const char* text, tessera::PlaceOptions* opti
   return tessera::Status();
 }
 
+// What a worker engine holds beside its stage's weights and activations. Its heap keeps the
+// weights it loaded beside their packed copy (weight_copies = 2), and before loading anything
+// it takes its static data and main stack, a stack per executor thread and the allocator's
+// slack. The last 5 % of a capped memory may stay out of reach: the heap grows by at least 5 %
+// of its size at a time.
+int64_t worker_reserve(const tessera::PlaceOptions& options) {
+  constexpr int64_t kRuntime = 16 << 20, kThreadStack = 2 << 20;
+  const int threads = std::max(1, options.threads / std::max(1, options.workers));
+  return kRuntime + kThreadStack * threads + options.worker_memory / 20;
+}
+
 // A byte count from JS: a whole number from 0 to 2^53.
 bool valid_bytes(double bytes) { return bytes >= 0 && bytes <= 9007199254740992.0 && bytes == std::floor(bytes); }
 
@@ -261,6 +272,9 @@ TESSERA_EXPORT const char* tessera_place_stages(TesseraEngine* engine, const cha
     fail(&engine->error, status.message());
     return nullptr;
   }
+  // What a worker engine holds beside its stage (worker_reserve).
+  options.weight_copies = 2;
+  options.worker_reserve = worker_reserve(options);
   tessera::CompileOptions compile;
   compile.threads = std::max(1, options.threads / std::max(1, options.workers));
   compile.profile = options.profile;

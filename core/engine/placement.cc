@@ -117,11 +117,17 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   if (options.workers < 1 || options.workers > 256) return Status::error("place: workers must be from 1 to 256");
   if (options.threads < 1 || options.threads > 4096) return Status::error("place: threads must be from 1 to 4096");
   if (options.worker_memory < 0) return Status::error("place: worker memory must not be negative");
+  if (options.weight_copies < 1 || options.worker_reserve < 0)
+    return Status::error("place: workers hold at least one copy of their weights and reserve no negative memory");
+  // What a worker has for its stage's weights and activations.
+  const int64_t stage_memory = options.worker_memory - options.worker_reserve;
+  if (options.worker_memory > 0 && stage_memory <= 0)
+    return Status::error("place: a worker's memory (" + std::to_string(options.worker_memory) +
+                         " bytes) is no more than what it takes before loading a model (" +
+                         std::to_string(options.worker_reserve) + " bytes)");
   plan::Objective objective;
   if (!plan::parse_objective(options.objective, &objective))
     return Status::error("place: the objective must be latency or throughput, not \"" + options.objective + "\"");
-  if (options.ip_seconds > 0 && objective != plan::Objective::kThroughput)
-    return Status::error("place: the integer program plans a stream's period: ask for the throughput objective");
   if (options.ip_seconds > 0 && !options.milp_solver)
     return Status::error("place: an integer program needs a solver (PlaceOptions::milp_solver)");
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> s, specialize(dims));
@@ -129,13 +135,14 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   if (s->tile_graph.nodes.empty()) return Status::error("place: the model computes nothing to place");
   const auto start = std::chrono::steady_clock::now();
 
-  // A layer whose weights take more than half a worker's memory is split into column pieces.
+  // A layer whose weights' copies take more than half a worker's memory is split into column
+  // pieces.
   Placed placed;
   PlacedGraph& graph = placed.graph;
   graph.spec = s;
   if (options.worker_memory > 0) {
     auto split = std::make_unique<graph::Graph>(s->graph.borrowing_copy());
-    if (const int count = graph::split_wide_nodes(*split, options.worker_memory / 2); count > 0) {
+    if (const int count = graph::split_wide_nodes(*split, stage_memory / (2 * options.weight_copies)); count > 0) {
       TESSERA_ASSIGN_OR_RETURN(graph.split_tiles, compile_stage(*split, std::max(1, options.threads / options.workers),
                                                                 /*bind_kernels=*/false));
       graph.split = std::move(split);
@@ -156,7 +163,8 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
       layer_graph_of(graph.graph(), graph.tiles(), profile, options.threads, objective == plan::Objective::kThroughput);
   plan::PlacementOptions plan_options;
   plan_options.objective = objective;
-  plan_options.workers.assign(options.workers, {report.threads_per_worker, options.worker_memory});
+  plan_options.workers.assign(options.workers, {report.threads_per_worker, std::max<int64_t>(0, stage_memory)});
+  plan_options.weight_copies = options.weight_copies;
   // Profiles made before transfers were measured: a hand-over like the executor's, copies at
   // the rate of the last memory level.
   const plan::TransferRates rates = profile.transfer.copy_gbps > 0
@@ -183,7 +191,7 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   // The alternatives: the whole model on one worker with every thread, or on one per worker.
   auto whole_model = [&](int threads) {
     plan::PlacementOptions one = plan_options;
-    one.workers = {{threads, options.worker_memory}};
+    one.workers = {{threads, std::max<int64_t>(0, stage_memory)}};
     one.stage_seconds = run_seconds(threads);
     Result<plan::Placement> alone = plan::place_layers(layers, one);
     return alone.ok() ? alone->latency : 0.0;

@@ -70,9 +70,10 @@ Status no_fit(const LayerGraph& graph, const PlacementOptions& options) {
   for (const Worker& w : options.workers)
     largest_budget = w.memory_bytes == 0 ? INT64_MAX : std::max(largest_budget, w.memory_bytes);
   for (const Layer& layer : graph.layers) {
-    const int64_t needs = layer.weight_bytes + layer.alive_bytes;
+    const int64_t needs = options.weight_copies * layer.weight_bytes + layer.alive_bytes;
     if (needs > largest_budget)
       return Status::error("placement: layer '" + layer.name + "' alone needs " + size_text(needs) + " (weights " +
+                           (options.weight_copies > 1 ? std::to_string(options.weight_copies) + " x " : "") +
                            size_text(layer.weight_bytes) + ", activations " + size_text(layer.alive_bytes) +
                            "), more than any worker's " + size_text(largest_budget));
   }
@@ -90,6 +91,7 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
   for (const Worker& w : options.workers)
     if (w.threads < 1 || w.memory_bytes < 0)
       return Status::error("placement: a worker needs a thread and no negative memory");
+  if (options.weight_copies < 1) return Status::error("placement: workers hold at least one copy of their weights");
 
   Placement placement;
   placement.coarsening = coarsen_layers(graph, options.max_ideals);
@@ -116,13 +118,13 @@ Result<Placement> place_layers(const LayerGraph& graph, const PlacementOptions& 
   std::vector<std::vector<Value>> best(workers, std::vector<Value>(ideals.size()));
   // The ideal before the last stage (SIZE_MAX: worker w stays unused, see best[w - 1]).
   std::vector<std::vector<size_t>> before(workers, std::vector<size_t>(ideals.size(), SIZE_MAX));
-  StagePricer pricer(coarse, options.transfer);
+  StagePricer pricer(coarse, options);
   Stage stage;
   for (size_t w = 0; w < workers; ++w) best[w][0] = Value{0, 0, 0};
   for (size_t i = 1; i < ideals.size(); ++i) {
     for (size_t j = i; j-- > 0;) {  // short last stages first: good bounds early
       if (sizes[j] >= sizes[i] || !ideals[j].subset_of(ideals[i])) continue;
-      if (weights[i] - weights[j] > largest_budget) continue;
+      if (options.weight_copies * (weights[i] - weights[j]) > largest_budget) continue;
       // Transfers only add: a stage that cannot win on its compute alone is not priced.
       const auto start = [&](size_t w) { return w == 0 ? (j == 0 ? best[0][0] : Value{}) : best[w - 1][j]; };
       const auto seconds = [&](size_t w) { return options.stage_seconds + compute[i][w] - compute[j][w]; };

@@ -41,6 +41,9 @@ const char* objective_name(Objective objective);
 struct PlacementOptions {
   std::vector<Worker> workers;  // stages take them in this order; a worker may stay unused
   TransferCosts transfer;
+  // Copies of its weights a worker holds once its stage is loaded: a stage's memory is this
+  // many times its weights plus its activations.
+  int weight_copies = 1;
   double stage_seconds = 0;  // what every stage's run costs beyond its layers (starting, ending)
   Objective objective = Objective::kLatency;
   size_t max_ideals = 4096;  // beyond this the graph is coarsened first (coarsen_layers.h)
@@ -52,7 +55,7 @@ struct Stage {
   double compute_seconds = 0;    // its layers on the worker's threads, and the stage's run
   double transfer_seconds = 0;   // receiving what it reads, sending what others read
   int64_t weight_bytes = 0;
-  int64_t memory_bytes = 0;  // weights plus the most activations alive at one of its layers
+  int64_t memory_bytes = 0;  // its weights' copies plus the most activations alive at one of its layers
   int64_t bytes_in = 0;      // received (from other stages and the caller)
   int64_t bytes_out = 0;     // sent (to other stages and the caller)
   double seconds() const { return compute_seconds + transfer_seconds; }

@@ -78,7 +78,7 @@ Status check_placement(const LayerGraph& graph, const PlacementOptions& options,
   for (size_t s = 0; s < stages; ++s) {
     const Stage& got = placement.stages[s];
     Stage& want = expected[s];
-    want.memory_bytes = want.weight_bytes + alive[s];
+    want.memory_bytes = options.weight_copies * want.weight_bytes + alive[s];
     const int64_t budget = options.workers[got.worker].memory_bytes;
     if (budget != 0 && want.memory_bytes > budget)
       return Status::error("placement check: " + stage_name(s) + " needs " + std::to_string(want.memory_bytes) +

@@ -4,8 +4,9 @@
 //   s[t][d] >= x[p][d] - x[c][d], and >= x[p][d] for outputs: d sends t
 //   u[d] >= x[v][d]                                      d is used: pays a stage's run
 //   a[d] >= alive[v] x[v][d];  sum w[v] x[v][d] + a[d] <= memory[d]
-//   load[d] = stage u[d] + sum sec[v][d] x[v][d] + sum (message + copy) r[t][d] + sum copy s[t][d] <= T
-// minimise T: the stage costs of placement.h, for any assignment.
+//   load[d] = stage u[d] + sum sec[v][d] x[v][d] + sum (message + copy) r[t][d] + sum copy s[t][d]
+// throughput: load[d] <= T, minimise T; latency: minimise the sum of load[d] (one input runs
+// the stages in turn). The stage costs of placement.h, for any assignment.
 #include "core/plan/placement_milp.h"
 
 #include <algorithm>
@@ -42,7 +43,7 @@ Milp build(const LayerGraph& g, const PlacementOptions& options, const Columns& 
   for (size_t v = 0; v < c.layers; ++v)
     for (size_t d = 0; d < c.workers; ++d) milp.columns[c.x(v, d)].integer = true;
   for (size_t d = 0; d < c.workers; ++d) milp.columns[c.a(d)].upper = 1e300;
-  milp.columns[c.period()] = {0, 1e300, 1, false};
+  milp.columns[c.period()] = {0, 1e300, options.objective == Objective::kThroughput ? 1.0 : 0.0, false};
 
   for (size_t v = 0; v < c.layers; ++v) {
     std::vector<int> cols;
@@ -62,7 +63,7 @@ Milp build(const LayerGraph& g, const PlacementOptions& options, const Columns& 
       load.push_back(c.x(v, d));
       load_coefficients.push_back(layer_seconds(layer, threads));
       memory.push_back(c.x(v, d));
-      memory_coefficients.push_back(static_cast<double>(layer.weight_bytes));
+      memory_coefficients.push_back(static_cast<double>(options.weight_copies * layer.weight_bytes));
     }
     for (size_t t = 0; t < c.tensors; ++t) {
       const LayerTensor& tensor = g.tensors[t];
@@ -80,7 +81,12 @@ Milp build(const LayerGraph& g, const PlacementOptions& options, const Columns& 
       load.push_back(c.s(t, d));
       load_coefficients.push_back(copy(tensor.bytes));
     }
-    add_row(milp, load, load_coefficients, 'L', 0);
+    if (options.objective == Objective::kThroughput) {
+      add_row(milp, load, load_coefficients, 'L', 0);
+    } else {
+      for (size_t i = 0; i < load.size(); ++i)
+        if (load[i] != c.period()) milp.columns[load[i]].objective += load_coefficients[i];
+    }
     if (options.workers[d].memory_bytes > 0)
       add_row(milp, memory, memory_coefficients, 'L', static_cast<double>(options.workers[d].memory_bytes));
   }
@@ -90,7 +96,7 @@ Milp build(const LayerGraph& g, const PlacementOptions& options, const Columns& 
 // The stages of an assignment (layer -> worker), priced as placement.h prices any stage.
 Placement stages_of(const LayerGraph& g, const PlacementOptions& options, const std::vector<size_t>& worker) {
   Placement placement;
-  StagePricer pricer(g, options.transfer);
+  StagePricer pricer(g, options);
   for (size_t d = 0; d < options.workers.size(); ++d) {
     std::vector<uint32_t> layers;
     for (uint32_t v = 0; v < g.layers.size(); ++v)
@@ -109,9 +115,7 @@ Placement stages_of(const LayerGraph& g, const PlacementOptions& options, const 
 
 Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOptions& options, const MilpSolver& solver,
                                     double seconds) {
-  PlacementOptions throughput = options;
-  throughput.objective = Objective::kThroughput;
-  TESSERA_ASSIGN_OR_RETURN(Placement contiguous, place_layers(graph, throughput));
+  TESSERA_ASSIGN_OR_RETURN(Placement contiguous, place_layers(graph, options));
 
   const Columns c{graph.layers.size(), options.workers.size(), graph.tensors.size()};
   const Milp milp = build(graph, options, c);
@@ -153,7 +157,10 @@ Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOpti
     if (options.workers[stage.worker].memory_bytes > 0 &&
         stage.memory_bytes > options.workers[stage.worker].memory_bytes)
       return out;
-  if (found.period < out.placement.period * (1 - 1e-9)) {
+  const auto objective = [&](const Placement& p) {
+    return options.objective == Objective::kThroughput ? p.period : p.latency;
+  };
+  if (objective(found) < objective(out.placement) * (1 - 1e-9)) {
     found.coarsening = std::move(out.placement.coarsening);
     out.placement = std::move(found);
     out.improved = true;

@@ -1,5 +1,6 @@
 // Placement by integer program (ALGORITHMS.md section 3): any layer on any worker, contiguous
-// or not, for a stream's period (the largest worker's load). The program is built here as
+// or not, for a stream's period (the largest worker's load) or one input's latency (the loads'
+// sum: the stages run in turn). The program is built here as
 // plain data; a solver outside core/plan (natively CBC) solves it, warm-started from the
 // dynamic program's placement, which it can therefore never do worse than.
 #pragma once
@@ -19,15 +20,15 @@ using tessera::MilpSolver;
 
 struct IpPlacement {
   Placement placement;    // one stage per used worker, its layers in order (not contiguous)
-  bool improved = false;  // better than the dynamic program's contiguous placement
+  bool improved = false;  // better for the objective than the dynamic program's contiguous placement
   bool optimal = false;   // the solver proved it optimal
   size_t columns = 0, rows = 0;
 };
 
-// The dynamic program's placement for the throughput objective, then the integer program
-// warm-started from it, given `seconds`. Its placement's `latency` is each worker's load added
-// up (with stages interleaved, one input may wait longer). Check it with check_placement(...,
-// contiguous = false).
+// The dynamic program's placement for the objective, then the integer program warm-started
+// from it, given `seconds`; the program's placement is kept only if it does better. Its
+// `latency` is each worker's load added up. Check it with check_placement(..., contiguous =
+// false).
 Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOptions& options, const MilpSolver& solver,
                                     double seconds);
 

@@ -129,7 +129,7 @@ std::pair<double, double> brute_force(const LayerGraph& g, const PlacementOption
       for (size_t w = 0; w < k; ++w) {
         if (!used[w]) continue;
         const int64_t budget = options.workers[w].memory_bytes;
-        if (budget != 0 && weights[w] + alive[w] > budget) fits = false;
+        if (budget != 0 && options.weight_copies * weights[w] + alive[w] > budget) fits = false;
         sum += seconds[w];
         slowest = std::max(slowest, seconds[w]);
       }
@@ -173,6 +173,7 @@ TEST_CASE("placement equals brute force over contiguous splits of random graphs"
                         std::uniform_real_distribution<double>(5, 200)(rng)};
     options.objective = seed % 2 ? Objective::kThroughput : Objective::kLatency;
     options.stage_seconds = seed % 5 == 0 ? 0 : std::uniform_real_distribution<double>(0, 3)(rng);
+    options.weight_copies = seed % 7 == 0 ? 2 : 1;
     INFO("seed " << seed << ", " << n << " layers over " << k << " workers, " << objective_name(options.objective));
     const std::pair<double, double> expected = brute_force(g, options);
     const Result<Placement> placed = place_layers(g, options);
@@ -236,6 +237,24 @@ TEST_CASE("memory budgets force a split, and a layer too big for every worker is
   const Result<Placement> too_few = place_layers(g, options);
   REQUIRE_FALSE(too_few.ok());
   CHECK_THAT(too_few.status().message(), Catch::Contains("no split over 1 workers"));
+
+  // Workers that keep two copies of their weights hold one 400-byte layer each.
+  options.workers.assign(4, {1, 1000});
+  options.weight_copies = 2;
+  const Result<Placement> doubled = place_layers(g, options);
+  REQUIRE(doubled.ok());
+  REQUIRE(check_placement(g, options, *doubled).ok());
+  REQUIRE(doubled->stages.size() == 4);
+  CHECK(doubled->stages[0].weight_bytes == 400);
+  CHECK(doubled->stages[0].memory_bytes == 800);
+  options.weight_copies = 1;
+  CHECK_FALSE(check_placement(g, options, *doubled).ok());  // its memory was priced with two copies
+  options.weight_copies = 2;
+  options.workers.assign(4, {1, 700});
+  const Result<Placement> no_room = place_layers(g, options);
+  REQUIRE_FALSE(no_room.ok());
+  CHECK_THAT(no_room.status().message(), Catch::Contains("(weights 2 x 0.4 KiB"));
+  options.weight_copies = 1;
 
   g.layers[2].weight_bytes = 5000;
   options.workers = {{1, 1000}, {1, 1000}, {1, 1000}};

@@ -15,7 +15,8 @@ namespace tessera::plan {
 // tensor so a stage counts each once.
 class StagePricer {
  public:
-  StagePricer(const LayerGraph& graph, const TransferCosts& transfer) : graph_(graph), transfer_(transfer) {
+  StagePricer(const LayerGraph& graph, const PlacementOptions& options)
+      : graph_(graph), transfer_(options.transfer), weight_copies_(options.weight_copies) {
     reads_.resize(graph.layers.size());
     writes_.resize(graph.layers.size());
     for (uint32_t t = 0; t < graph.tensors.size(); ++t) {
@@ -68,7 +69,7 @@ class StagePricer {
         out->transfer_seconds += copy_seconds(tensor.bytes);
       }
     }
-    out->memory_bytes = out->weight_bytes + alive;
+    out->memory_bytes = weight_copies_ * out->weight_bytes + alive;
   }
 
  private:
@@ -78,6 +79,7 @@ class StagePricer {
 
   const LayerGraph& graph_;
   TransferCosts transfer_;
+  int64_t weight_copies_;
   std::vector<std::vector<uint32_t>> reads_, writes_;
   std::vector<uint64_t> stamp_;
   uint64_t epoch_ = 0;

@@ -7,7 +7,7 @@ import { elementCount } from './dims.js';
 import { dtypeOfArray } from './dtypes.js';
 import { TesseraError } from './errors.js';
 import { HostChannel } from './host/channel.js';
-import { PREDICTED_SCHEDULERS, SCHEDULERS } from './host/core_engine.js';
+import { kMinMaximumMemory, PREDICTED_SCHEDULERS, SCHEDULERS } from './host/core_engine.js';
 import { kCacheName } from './host/model_files.js';
 import { ownBuffer } from './own_buffer.js';
 import { loadRequest } from './sources.js';
@@ -25,9 +25,12 @@ export async function clearModelCache() {
 
 /**
  * Creates an engine: a host worker with the WebAssembly module and `threads` executor threads.
- * @param {{ threads?: number, wasm?: 'auto' | 'threads' | 'single', assetsUrl?: string | URL }} [options]
+ * @param {{ threads?: number, wasm?: 'auto' | 'threads' | 'single', assetsUrl?: string | URL,
+ *           maximumMemory?: number }} [options]
  *   assetsUrl: in browsers, the directory holding a copy of the package's wasm/dist/ files,
  *   for bundlers that do not copy them (esbuild) or a CDN
+ *   maximumMemory: bytes the engine's WebAssembly memory may grow to (at least 64 MiB; the
+ *   threaded build only): past it, loading and running fail as out of memory
  */
 async function createEngine(platform, options = {}) {
   const { crossOriginIsolated, defaultThreads, startHost } = platform;
@@ -54,6 +57,17 @@ async function createEngine(platform, options = {}) {
                            '(Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp)');
   }
   const flavour = wasm === 'auto' ? (features.threads ? 'threads' : 'single') : wasm;
+  const { maximumMemory } = options;
+  if (maximumMemory !== undefined) {
+    if (!Number.isInteger(maximumMemory) || maximumMemory < kMinMaximumMemory || maximumMemory > 2 ** 32) {
+      throw new TypeError(`createEngine: maximumMemory must be a number of bytes from ${kMinMaximumMemory} ` +
+                          `(64 MiB) to 2^32, got ${maximumMemory}`);
+    }
+    if (flavour !== 'threads') {
+      throw new TesseraError('createEngine: maximumMemory needs the threaded build (the single-threaded one ' +
+                             'sets its own memory)');
+    }
+  }
   if (wasm === 'auto' && flavour === 'single') {
     console.warn('tessera: SharedArrayBuffer is unavailable (the page is not cross-origin isolated): ' +
                  'running the single-threaded build');
@@ -61,9 +75,12 @@ async function createEngine(platform, options = {}) {
   const channel = new HostChannel((listeners) => startHost({ assetsUrl }, listeners));
   try {
     const { threads } = await channel.call('init', { flavour, threads: flavour === 'single' ? 1 : requested,
-                                                     assetsUrl: assetsUrl?.href });
-    // More engines like this one, for the workers of a model placed over them.
-    const spawn = (workerThreads) => createEngine(platform, { ...options, wasm: flavour, threads: workerThreads });
+                                                     assetsUrl: assetsUrl?.href, maximumMemory });
+    // More engines like this one, for the workers of a model placed over them: a threaded
+    // one's memory capped at the worker's.
+    const spawn = (workerThreads, workerMemory = 0) => createEngine(platform, {
+      ...options, wasm: flavour, threads: workerThreads,
+      maximumMemory: flavour === 'threads' && workerMemory > 0 ? workerMemory : undefined });
     return new Engine(channel, threads, { ...features, build: flavour }, { spawn, openFile: platform.openFile });
   } catch (error) {
     channel.terminate();

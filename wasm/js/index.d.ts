@@ -21,6 +21,11 @@ export interface EngineOptions {
    * (a CDN) it serves the WebAssembly files, while workers start from the app's own build.
    */
   assetsUrl?: string | URL;
+  /**
+   * Bytes the engine's WebAssembly memory may grow to, from 64 MiB (its starting size) to 4 GiB
+   * (the default); the threaded build only. Past it, loading and running fail as out of memory.
+   */
+  maximumMemory?: number;
 }
 
 export interface EngineFeatures {
@@ -247,7 +252,11 @@ export interface LoadOptions {
 export interface WorkerOptions {
   /** Workers (engines of their own, each its own WebAssembly instance): 1 to 64. */
   workers: number;
-  /** What each may hold, weights and activations: bytes or a size such as "256MiB"; 0: no limit. */
+  /**
+   * What each may hold, all told: bytes or a size such as "256MiB", at least 64 MiB; 0: no limit.
+   * A worker keeps its stage's weights twice (loaded and packed) beside its activations and
+   * runtime, and its memory is capped at this size (threaded build).
+   */
   workerMemory?: number | string;
   /** One input's latency (default) or a stream's period. */
   objective?: 'latency' | 'throughput';

@@ -1,9 +1,10 @@
 // A model placed over workers (docs/placement.md): the core plans the stages from the model's
 // shapes alone, in an engine of its own that then goes, and cuts each stage into a model of
 // its own; each stage then runs in an engine of its own (a worker with its own WebAssembly
-// instance, so its own 4 GiB) holding only that stage's weights. Tensors crossing a cut travel
-// by postMessage through this thread.
+// instance, so its own 4 GiB) holding only that stage's weights, its memory capped at the
+// worker's (threaded build). Tensors crossing a cut travel by postMessage through this thread.
 import { TesseraError } from './errors.js';
+import { kMinMaximumMemory } from './host/core_engine.js';
 import { weightsBeside } from './host/model_files.js';
 import { bytesSource, gather, readText, urlSource } from './weight_source.js';
 
@@ -32,7 +33,12 @@ function placeOptions({ workers, workerMemory, objective = 'latency' }, threads)
   if (!kObjectives.includes(objective)) {
     throw new TypeError(`loadModel: objective must be "latency" or "throughput", got ${JSON.stringify(objective)}`);
   }
-  return { workers, threads: Math.max(threads, workers), worker_memory: parseWorkerMemory(workerMemory), objective };
+  const memory = parseWorkerMemory(workerMemory);
+  if (memory > 0 && memory < kMinMaximumMemory) {
+    throw new TypeError('loadModel: workerMemory must be 0 (no limit) or at least 64 MiB, the memory a ' +
+                        `WebAssembly worker starts with; got ${memory} bytes`);
+  }
+  return { workers, threads: Math.max(threads, workers), worker_memory: memory, objective };
 }
 
 // The JSON's text and the weights as sources that read in parts.
@@ -90,7 +96,7 @@ export async function placeModel(context, json, weights, options) {
 }
 
 /**
- * Loads a model over `options.workers` engines made by `spawn(threads)`, planned with
+ * Loads a model over `options.workers` engines made by `spawn(threads, memory)`, planned with
  * `profile` (JSON text, '' for none) for `threads` threads in all.
  */
 export async function loadStagedModel(context, json, weights, options) {
@@ -98,7 +104,7 @@ export async function loadStagedModel(context, json, weights, options) {
   const stages = [];
   try {
     for (const [index, stage] of plan.stages.entries()) {
-      const engine = await context.spawn(stage.threads);
+      const engine = await context.spawn(stage.threads, plan.placement.worker_memory);
       stages.push({ engine, inputs: stage.inputs, outputs: stage.outputs, model: null });
       const stageWeights = await gather(source, stage.weights, stage.weight_bytes, `stage ${index}'s weights`);
       stages.at(-1).model = await engine.loadModel(stage.json, stageWeights);

@@ -12,15 +12,20 @@ namespace tessera {
 
 struct PlaceOptions {
   int workers = 2;
-  int threads = 2;                    // in all: each worker gets threads / workers (at least one)
-  int64_t worker_memory = 0;          // bytes each worker may hold (weights and activations); 0: no limit
+  int threads = 2;            // in all: each worker gets threads / workers (at least one)
+  int64_t worker_memory = 0;  // bytes each worker may hold, all told; 0: no limit
+  // What a worker holds beyond one copy of its stage's weights and its activations: more
+  // copies of the weights (a WebAssembly worker keeps the weights it loaded beside their packed
+  // copy) and what it takes before it loads anything (its runtime and threads).
+  int weight_copies = 1;
+  int64_t worker_reserve = 0;
   std::string objective = "latency";  // "latency" (one input) or "throughput" (a stream)
   // A profile's JSON (tessera::calibrate). Empty: the one saved for the model's ISA, else
   // uncalibrated guesses.
   std::string profile;
-  // > 0, with the throughput objective: after the dynamic program, an integer program over
-  // non-contiguous splits too (any node on any worker), warm-started from it and given this
-  // many seconds, solved by `milp_solver`. Its plan is kept only if its period is shorter.
+  // > 0: after the dynamic program, an integer program over non-contiguous splits too (any
+  // node on any worker), warm-started from it and given this many seconds, solved by
+  // `milp_solver`. Its plan is kept only if it does better for the objective.
   double ip_seconds = 0;
   MilpSolver milp_solver;
 };

@@ -6,6 +6,7 @@
 // small ones as data: URLs, which a strict CSP refuses to start workers from. With an
 // `assetsUrl`, the files come from there instead; browsers start workers only from the
 // page's origin, so the pthread workers' script does so only when it is on that origin.
+import { memoryOptions } from './core_engine.js';
 import { serve } from './serve.js';
 
 const kBuilds = {
@@ -32,7 +33,7 @@ function locate(flavour, assetsUrl) {
   };
 }
 
-async function loadModule({ flavour, threads, assetsUrl }) {
+async function loadModule({ flavour, threads, assetsUrl, maximumMemory }) {
   const files = locate(flavour, assetsUrl);
   try {
     // A classic script: it defines globalThis.createTesseraModule (wasm/module_global.js).
@@ -47,6 +48,7 @@ async function loadModule({ flavour, threads, assetsUrl }) {
     pthreadPoolSize: threads,
     locateFile: (file) => (byName[file] ?? new URL(file, files.loader)).href,
     mainScriptUrlOrBlob: files.loader.href,  // what the pthread workers load
+    ...memoryOptions(maximumMemory),
   });
 }
 

@@ -17,6 +17,21 @@ const kMaxInstanceBytes = 2 ** 32;
 
 const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
+// The module's starting memory (INITIAL_MEMORY in wasm/CMakeLists.txt), in 64 KiB pages.
+const kInitialPages = 1024;
+/** The least createEngine's maximumMemory may be: the module's starting memory. */
+export const kMinMaximumMemory = kInitialPages * 65536;
+
+/**
+ * Module options for a threaded module whose memory may grow to `maximumMemory` bytes at most
+ * (none: the build's 4 GiB). Allocations beyond it fail as out of memory.
+ */
+export function memoryOptions(maximumMemory) {
+  if (!maximumMemory) return {};
+  const maximum = Math.floor(maximumMemory / 65536);
+  return { wasmMemory: new WebAssembly.Memory({ initial: kInitialPages, maximum, shared: true }) };
+}
+
 export class CoreEngine {
   /** @param module an instantiated Emscripten module (createTesseraModule) */
   constructor(module, threads) {
