@@ -3,7 +3,7 @@
 //   r[t][d] >= x[c][d] - x[p][d]                         d receives t (graph inputs: - 0)
 //   s[t][d] >= x[p][d] - x[c][d], and >= x[p][d] for outputs: d sends t
 //   u[d] >= x[v][d]                                      d is used: pays a stage's run
-//   a[d] >= alive[v] x[v][d];  sum w[v] x[v][d] + a[d] <= memory[d]
+//   a[d] >= alive[v] x[v][d];  copies sum w[v] x[v][d] + a[d] <= memory[d]
 //   load[d] = stage u[d] + sum sec[v][d] x[v][d] + sum (message + copy) r[t][d] + sum copy s[t][d]
 // throughput: load[d] <= T, minimise T; latency: minimise the sum of load[d] (one input runs
 // the stages in turn). The stage costs of placement.h, for any assignment.
