@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tessera/pipeline.h"
+#include "tests/support/engine_check.h"
 #include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
 
@@ -17,23 +18,6 @@ std::shared_ptr<const Model> load(const std::string& name) {
   auto model = Model::load(files.json, files.weights, {});
   REQUIRE(model.ok());
   return *model;
-}
-
-std::vector<Tensor> session_outputs(const std::shared_ptr<const Model>& model, const std::vector<Tensor>& inputs) {
-  Session session(model, Executor::create(1));
-  auto outputs = session.run(inputs, {});
-  REQUIRE(outputs.ok());
-  return *outputs;
-}
-
-void require_identical(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO(want[i].name);
-    CHECK(got[i].name == want[i].name);
-    CHECK(got[i].dims == want[i].dims);
-    CHECK(got[i].bytes == want[i].bytes);
-  }
 }
 
 // A pipeline over `workers` workers, each with the least memory (in 5 % steps of what the
@@ -73,8 +57,8 @@ TEST_CASE("pipelines give one session's outputs bit for bit") {
       std::unique_ptr<Pipeline> pipeline = split(model, workers);
       auto outputs = pipeline->run(inputs);
       REQUIRE(outputs.ok());
-      require_identical(*outputs, expected);
-      require_identical(*pipeline->run(inputs), expected);  // arenas reused
+      check_identical(*outputs, expected);
+      check_identical(*pipeline->run(inputs), expected);  // arenas reused
     }
   }
 }
@@ -93,7 +77,7 @@ TEST_CASE("a streamed pipeline delivers every input's outputs in order") {
         inputs.size(), [&](size_t k) { return inputs[k]; },
         [&](size_t k, std::vector<Tensor> outputs) {
           order.push_back(k);
-          require_identical(outputs, expected[k]);
+          check_identical(outputs, expected[k]);
         },
         queue);
     REQUIRE(status.ok());
@@ -123,7 +107,7 @@ TEST_CASE("layers larger than a worker are split into column pieces, and the out
     for (const std::string& node : stage.nodes) pieces += node.find('/') != std::string::npos;
   }
   CHECK(pieces >= 4);
-  require_identical(*(*pipeline)->run(test.inputs), expected);
+  check_identical(*(*pipeline)->run(test.inputs), expected);
 }
 
 TEST_CASE("a pipeline refuses bad inputs by name and keeps working") {
@@ -152,7 +136,7 @@ TEST_CASE("a pipeline refuses bad inputs by name and keeps working") {
   REQUIRE_FALSE(stream.ok());
   CHECK_THAT(stream.message(), Catch::Contains("stream input 1"));
 
-  require_identical(*pipeline->run(good), session_outputs(model, good));
+  check_identical(*pipeline->run(good), session_outputs(model, good));
 }
 
 }  // namespace tessera::testing

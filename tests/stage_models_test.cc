@@ -10,6 +10,7 @@
 
 #include "core/engine/stage_models.h"
 #include "core/model/load.h"
+#include "tests/support/engine_check.h"
 #include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
 
@@ -25,13 +26,6 @@ std::shared_ptr<const CompiledModel> compiled(const Source& source) {
   auto model = Model::load(source.json, source.weights, {});
   REQUIRE(model.ok());
   return std::static_pointer_cast<const CompiledModel>(*model);
-}
-
-std::vector<Tensor> session_outputs(const std::shared_ptr<const Model>& model, const std::vector<Tensor>& inputs) {
-  Session session(model, Executor::create(1));
-  auto outputs = session.run(inputs, {});
-  REQUIRE(outputs.ok());
-  return *outputs;
 }
 
 // A stage's weights file, gathered from the model's as its extents say.
@@ -63,16 +57,6 @@ std::vector<Tensor> run_stages(const StagedModel& staged, const Source& source, 
   return out;
 }
 
-void require_identical(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO(want[i].name);
-    CHECK(got[i].dims == want[i].dims);
-    CHECK(got[i].dtype == want[i].dtype);
-    CHECK(got[i].bytes == want[i].bytes);
-  }
-}
-
 // The same placement made from the planning extents alone.
 StagedModel staged_for_planning(const Source& source, const PlaceOptions& options) {
   const int64_t size = static_cast<int64_t>(source.weights.size());
@@ -98,7 +82,7 @@ void check_stages(const Source& source, const PlaceOptions& options, const std::
   REQUIRE(staged.ok());
   CHECK(staged->stages.size() >= 2);
   CHECK(staged->stages.size() == staged->placement.stages.size());
-  require_identical(run_stages(*staged, source, inputs, model->outputs()), session_outputs(model, inputs));
+  check_identical(run_stages(*staged, source, inputs, model->outputs()), session_outputs(model, inputs));
   const StagedModel planned = staged_for_planning(source, options);
   REQUIRE(planned.stages.size() == staged->stages.size());
   for (size_t s = 0; s < planned.stages.size(); ++s) CHECK(planned.stages[s].json == staged->stages[s].json);

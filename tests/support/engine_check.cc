@@ -26,6 +26,25 @@ ModelInfo compiled_info(const TestModel& model, const CompileOptions& options) {
   return info.value();
 }
 
+std::vector<Tensor> session_outputs(const std::shared_ptr<const Model>& model, const std::vector<Tensor>& inputs) {
+  Session session(model, Executor::create(1));
+  auto outputs = session.run(inputs, {});
+  INFO(outputs.status().message());
+  REQUIRE(outputs.ok());
+  return *outputs;
+}
+
+void check_identical(const std::vector<Tensor>& got, const std::vector<Tensor>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO(want[i].name);
+    CHECK(got[i].name == want[i].name);
+    CHECK(got[i].dims == want[i].dims);
+    CHECK(got[i].dtype == want[i].dtype);
+    CHECK(got[i].bytes == want[i].bytes);
+  }
+}
+
 std::vector<Tensor> check_model(const std::string& json, const std::vector<uint8_t>& weights,
                                 const std::vector<Tensor>& inputs, const CheckOptions& options) {
   std::vector<std::string> isas = supported_isas();

@@ -28,6 +28,12 @@ inline std::vector<Tensor> check_against_reference(const TestModel& model, const
 // test if it does not load.
 ModelInfo compiled_info(const TestModel& model, const CompileOptions& options = {});
 
+// One Session's outputs on one thread; fails the test if the run fails.
+std::vector<Tensor> session_outputs(const std::shared_ptr<const Model>& model, const std::vector<Tensor>& inputs);
+
+// Checks `got` against `want` tensor by tensor: names, dims, dtypes and bytes.
+void check_identical(const std::vector<Tensor>& got, const std::vector<Tensor>& want);
+
 // The ISAs this CPU can run, best first, as CompileOptions::isa strings.
 std::vector<std::string> supported_isas();
 
