@@ -137,10 +137,9 @@ tessera::Status read_place_options(const char* text, tessera::PlaceOptions* opti
 // it takes its static data and main stack, a stack per executor thread and the allocator's
 // slack. The last 5 % of a capped memory may stay out of reach: the heap grows by at least 5 %
 // of its size at a time.
-int64_t worker_reserve(const tessera::PlaceOptions& options) {
+int64_t worker_reserve(int64_t worker_memory, int threads) {
   constexpr int64_t kRuntime = 16 << 20, kThreadStack = 2 << 20;
-  const int threads = std::max(1, options.threads / std::max(1, options.workers));
-  return kRuntime + kThreadStack * threads + options.worker_memory / 20;
+  return kRuntime + kThreadStack * threads + worker_memory / 20;
 }
 
 // A byte count from JS: a whole number from 0 to 2^53.
@@ -272,11 +271,12 @@ TESSERA_EXPORT const char* tessera_place_stages(TesseraEngine* engine, const cha
     fail(&engine->error, status.message());
     return nullptr;
   }
+  const int threads_per_worker = std::max(1, options.threads / std::max(1, options.workers));
   // What a worker engine holds beside its stage (worker_reserve).
   options.weight_copies = 2;
-  options.worker_reserve = worker_reserve(options);
+  options.worker_reserve = worker_reserve(options.worker_memory, threads_per_worker);
   tessera::CompileOptions compile;
-  compile.threads = std::max(1, options.threads / std::max(1, options.workers));
+  compile.threads = threads_per_worker;
   compile.profile = options.profile;
   const tessera::AlignedBuffer none;
   auto model = tessera::CompiledModel::compile_for_planning(json, static_cast<int64_t>(weights_bytes),
