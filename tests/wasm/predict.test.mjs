@@ -1,7 +1,8 @@
 // The cost model through the installed package: a quick engine.calibrate() in each build
 // names that build, model.predict() gives a latency and one time per compiled node (guesses
-// before a profile, calibrated after), and a profile of the other build or bad options are
-// refused with what is wrong named.
+// before a profile, calibrated after), the transfers between workers are measured and price a
+// placement's cuts, and a profile of the other build or bad options are refused with what is
+// wrong named.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -40,12 +41,15 @@ function checkPrediction(prediction, model, threads) {
 
 for (const [wasm, build] of Object.entries(BUILDS)) {
   describe(`the ${wasm} build`, () => {
-    it('predicts uncalibrated guesses before any profile', async () => {
+    it('predicts and places with uncalibrated guesses before any profile', async () => {
       const prediction = await models[wasm].predict();
       assert.equal(prediction.calibrated, false);
       assert.equal(prediction.profile, 'uncalibrated');
       assert.equal(prediction.scheduler, 'dynamic');
       checkPrediction(prediction, models[wasm], engines[wasm].threads);
+      const placement = await engines[wasm].place(cnn.model, weights, { workers: 2 });
+      assert.deepEqual({ calibrated: placement.calibrated, transferCalibrated: placement.transferCalibrated },
+                       { calibrated: false, transferCalibrated: false });
     });
 
     it(`calibrates quickly, naming ${build} and SIMD128; calls made meanwhile wait for it`, async () => {
@@ -60,6 +64,18 @@ for (const [wasm, build] of Object.entries(BUILDS)) {
                        { build, isa: 'wasm-simd128' });
       assert.equal(profiles[wasm].machine.cores, engines[wasm].threads);
       assert.equal(profiles[wasm].quick, true);
+      const { message_ns: message, copy_gbps: copy } = profiles[wasm].transfer;
+      assert.ok(message > 0 && message < 1e8 && copy > 0.1 && copy < 1000, JSON.stringify(profiles[wasm].transfer));
+    });
+
+    it('prices the cuts of a placement with the transfers it measured', async () => {
+      const placement = await engines[wasm].place(cnn.model, weights, { workers: 2 });
+      assert.deepEqual({ calibrated: placement.calibrated, transferCalibrated: placement.transferCalibrated },
+                       { calibrated: true, transferCalibrated: true });
+      const msPerByte = 1e-6 / profiles[wasm].transfer.copy_gbps;
+      for (const stage of placement.stages) {
+        assert.ok(stage.transferMs >= (stage.bytesIn + stage.bytesOut) * msPerByte * (1 - 1e-9), JSON.stringify(stage));
+      }
     });
 
     it('predicts from the profile it calibrated, at any thread count and both schedulers', async () => {

@@ -12,6 +12,7 @@ import { kCacheName } from './host/model_files.js';
 import { ownBuffer } from './own_buffer.js';
 import { loadRequest } from './sources.js';
 import { loadStagedModel, placeModel } from './staged_model.js';
+import { measureTransfer } from './transfer_costs.js';
 
 const kMaxThreads = 64;
 
@@ -223,14 +224,19 @@ export class Engine {
 
   /**
    * Measures this machine for the cost model: Tessera's kernels and runtime in this build, the
-   * shared bandwidth and hand-overs on this engine's threads. Takes up to a minute or two
-   * (quick: a few seconds, coarser), during which the engine's other calls wait. The engine
-   * keeps the profile for its models' predict().
+   * shared bandwidth and hand-overs on this engine's threads, then what a tensor crossing
+   * between workers costs (round trips through this engine's worker, which calls made
+   * meanwhile would slow). Takes up to a minute or two (quick: a few seconds, coarser), during
+   * which the engine's other calls wait. The engine keeps the profile for its models'
+   * predict() and for placing models over workers.
    * @param {{ quick?: boolean }} [options]
    * @returns the profile (names the build, ISA and date), for setProfile() later
    */
   async calibrate({ quick = false } = {}) {
-    return JSON.parse(await this.#channel.call('calibrate', { quick: Boolean(quick) }));
+    const profile = JSON.parse(await this.#channel.call('calibrate', { quick: Boolean(quick) }));
+    profile.transfer = await measureTransfer(this.#channel, Boolean(quick));
+    await this.#channel.call('setProfile', { profile: JSON.stringify(profile) });
+    return profile;
   }
 
   /**
@@ -293,7 +299,20 @@ export class Model {
    *   trace records the tile timeline for trace()
    * @returns { [outputName]: { data: TypedArray, dims: number[], dtype: string } }
    */
-  async run(inputs, options = {}) {
+  run(inputs, options = {}) {
+    return this.#run(inputs, options, new Set());
+  }
+
+  /**
+   * @internal run() on inputs whose buffers named in `handOver` (each a whole buffer) are
+   * transferred to the worker rather than copied, leaving them detached here: a staged model's
+   * tensors on their way to the last stage that reads them
+   */
+  runHandingOver(inputs, handOver) {
+    return this.#run(inputs, {}, handOver);
+  }
+
+  async #run(inputs, options, handOver) {
     if (this.#disposed) throw new TesseraError('the model was disposed');
     const { trace = false, scheduler = 'dynamic' } = options;
     if (!SCHEDULERS.includes(scheduler)) {
@@ -302,7 +321,7 @@ export class Model {
     const transfer = [];
     const given = this.#checkInputs(inputs).map(({ name, dtype, dims, data }) => {
       const own = ownBuffer(data);
-      if (own.owned) transfer.push(own.view.buffer);
+      if (own.owned || handOver.has(name)) transfer.push(own.view.buffer);
       return { name, dtype, dims, data: own.view };
     });
     const { outputs, info, traceJson } = await this.#channel.call(

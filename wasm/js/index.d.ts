@@ -284,6 +284,8 @@ export interface Placement {
   threadsPerWorker: number;
   workerMemory: number;
   calibrated: boolean;
+  /** The crossings were priced from measured transfers (calibrate()), not estimated. */
+  transferCalibrated: boolean;
   latencyMs: number;
   periodMs: number;
   /** The alternatives: one instance with all the threads (0: does not fit), one per worker. */
@@ -361,9 +363,9 @@ export class Engine {
   place(json: object | string | URL, weights: Weights | null | undefined, options: WorkerOptions): Promise<Placement>;
   place(json: object | string | URL, options: WorkerOptions): Promise<Placement>;
   /**
-   * Measures this machine for the cost model, in this build and on this engine's threads: up
-   * to a minute or two, `quick` a few seconds; other calls wait meanwhile. The engine keeps the
-   * profile for its models' predict().
+   * Measures this machine for the cost model, in this build and on this engine's threads,
+   * and the transfers between workers: up to a minute or two, `quick` a few seconds; other
+   * calls wait meanwhile. The engine keeps the profile for its models' predict() and place().
    */
   calibrate(options?: { quick?: boolean }): Promise<Profile>;
   /** The profile predict() uses from now on (from calibrate, of this build); null: none. */

@@ -2,7 +2,8 @@
 // shapes alone, in an engine of its own that then goes, and cuts each stage into a model of
 // its own; each stage then runs in an engine of its own (a worker with its own WebAssembly
 // instance, so its own 4 GiB) holding only that stage's weights, its memory capped at the
-// worker's (threaded build). Tensors crossing a cut travel by postMessage through this thread.
+// worker's (threaded build). Tensors crossing a cut travel by postMessage through this thread,
+// transferred to the last stage that reads them.
 import { TesseraError } from './errors.js';
 import { kMinMaximumMemory } from './host/core_engine.js';
 import { weightsBeside } from './host/model_files.js';
@@ -120,7 +121,7 @@ export async function loadStagedModel(context, json, weights, options) {
 function placementReport(p) {
   return {
     objective: p.objective, workers: p.workers, threadsPerWorker: p.threads_per_worker,
-    workerMemory: p.worker_memory, calibrated: p.calibrated, latencyMs: p.latency_ms, periodMs: p.period_ms,
+    workerMemory: p.worker_memory, calibrated: p.calibrated, transferCalibrated: p.transfer_calibrated, latencyMs: p.latency_ms, periodMs: p.period_ms,
     singleMs: p.single_ms, replicasPeriodMs: p.replicas_period_ms, choice: p.choice, splitNodes: p.split_nodes,
     coarsening: p.coarsening, planningMs: p.planning_ms,
     stages: p.stages.map((s) => ({ worker: s.worker, threads: s.threads, nodes: s.nodes, computeMs: s.compute_ms,
@@ -129,17 +130,31 @@ function placementReport(p) {
   };
 }
 
+// Each stage with `handOver`: the tensors it reads that earlier stages made and that neither a
+// later stage nor the caller (`declared`, the model's outputs) needs, so they go to its worker
+// without a copy. The caller's inputs stay the caller's.
+function withHandOver(stages, declared) {
+  const lastReader = new Map();
+  stages.forEach((stage, index) => stage.inputs.forEach((name) => lastReader.set(name, index)));
+  const made = new Set(stages.flatMap((stage) => stage.outputs));
+  return stages.map((stage, index) => ({
+    ...stage,
+    handOver: new Set(stage.inputs.filter((name) => made.has(name) && !declared.has(name) &&
+                                                    lastReader.get(name) === index)),
+  }));
+}
+
 export class StagedModel {
   #stages;
   #disposed = false;
   #onDispose = () => {};
 
   constructor(parsed, placement, stages) {
-    this.#stages = stages;
     this.name = parsed.name ?? '';
     const value = ({ name, dtype = 'float32', shape }) => ({ name, dtype, dims: shape });
     this.inputs = parsed.inputs.map(value);
     this.outputs = parsed.outputs.map(value);
+    this.#stages = withHandOver(stages, new Set(this.outputs.map(({ name }) => name)));
     /** How the model was split: the stages, their predicted times and memory, latency and period. */
     this.placement = placementReport(placement);
   }
@@ -164,7 +179,7 @@ export class StagedModel {
     const pool = new Map(Object.entries(inputs));
     for (const stage of this.#stages) {
       const given = Object.fromEntries(stage.inputs.map((name) => [name, pool.get(name)]));
-      const outputs = await stage.model.run(given);
+      const outputs = await stage.model.runHandingOver(given, stage.handOver);
       for (const [name, value] of Object.entries(outputs)) pool.set(name, value);
     }
     return Object.fromEntries(this.outputs.map(({ name }) => [name, pool.get(name)]));

@@ -191,6 +191,20 @@ export class CoreEngine {
   }
 
   /**
+   * A copy of the bytes `data` made through WebAssembly memory: a tensor crossing between
+   * stages is copied in by one worker and out by another (transfer calibration).
+   */
+  passThrough(data) {
+    const at = this.#malloc(Math.max(data.byteLength, 1), 'a tensor in transit');
+    try {
+      new Uint8Array(this.#memory(), at, data.byteLength).set(data);
+      return new Uint8Array(this.#memory(), at, data.byteLength).slice();
+    } finally {
+      this.module._free(at);
+    }
+  }
+
+  /**
    * The cost model's prediction for model `id` (of the specialisation its info describes) on
    * `threads` threads under `scheduler`, from `profile` (JSON text; null: the engine's): the
    * core's prediction JSON, parsed.

@@ -10,6 +10,14 @@ import { readModelFiles } from './model_files.js';
  * @param loadModule ({ flavour, threads, assetsUrl }) => Promise<module>
  * @param openFile (url) => Promise<{ size, read(offset, bytes) }>, for file: URLs (Node)
  */
+// A reply whose buffers are transferred to the caller, not copied.
+class Transferring {
+  constructor(result, transfer) {
+    this.result = result;
+    this.transfer = transfer;
+  }
+}
+
 export function serve(port, loadModule, openFile = null) {
   let engine = null;
   // Set when the module aborted (a bug, or an allocation the load checks did not foresee):
@@ -54,7 +62,11 @@ export function serve(port, loadModule, openFile = null) {
     plan: ({ model, what }) => current().plan(model, what),
     run({ model, inputs, options }) {
       const { outputs, info, traceJson } = current().run(model, inputs, options);
-      return { result: { outputs, info, traceJson }, transfer: outputs.map((o) => o.data.buffer) };
+      return new Transferring({ outputs, info, traceJson }, outputs.map((o) => o.data.buffer));
+    },
+    passThrough({ data }) {
+      const copy = current().passThrough(data);
+      return new Transferring(copy, [copy.buffer]);
     },
     disposeModel: ({ model }) => current().disposeModel(model),
     memoryUsage: () => current().memoryUsage(),
@@ -68,7 +80,7 @@ export function serve(port, loadModule, openFile = null) {
       const notify = (event) => port.post({ id, event }, []);
       const value = await (method === 'loadModel' ? methods.loadModel(args, notify)
                                                  : inOrder(() => methods[method](args)));
-      const { result, transfer } = method === 'run' ? value : { result: value, transfer: [] };
+      const { result, transfer } = value instanceof Transferring ? value : { result: value, transfer: [] };
       port.post({ id, result }, transfer);
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
