@@ -1,4 +1,6 @@
-// AlignedBuffer: an owned, 64-byte aligned block of bytes (cache line and zmm aligned).
+// AlignedBuffer: an owned, 64-byte aligned block of bytes (cache line and zmm aligned): heap
+// memory, or a read-only mapping of a file, whose pages the OS reads when touched and may drop
+// again (release_pages), so weights already packed need not stay resident.
 #pragma once
 
 #include <cstddef>
@@ -22,16 +24,28 @@ class AlignedBuffer {
     if (buffer.data_ != nullptr) buffer.size_ = bytes;
     return buffer;
   }
+  // The first `bytes` bytes of the open file `fd`, mapped read-only; an empty buffer when the
+  // file cannot be mapped (or in WebAssembly), for callers to read it instead.
+  static AlignedBuffer map_file(int fd, size_t bytes);
   AlignedBuffer(AlignedBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        mapped_(std::exchange(other.mapped_, false)) {}
   AlignedBuffer& operator=(AlignedBuffer&& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
+    std::swap(mapped_, other.mapped_);
     return *this;
   }
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-  ~AlignedBuffer() { std::free(data_); }
+  ~AlignedBuffer() { mapped_ ? unmap() : std::free(data_); }
+
+  // Drops the resident pages lying wholly inside [begin, begin + bytes) of a mapped file; the
+  // bytes stay readable (the OS reads them from the file again when touched). Heap memory,
+  // and bytes outside the buffer, are left as they are.
+  void release_pages(const void* begin, size_t bytes) const;
+  bool mapped() const { return mapped_; }
 
   std::byte* data() { return data_; }
   const std::byte* data() const { return data_; }
@@ -46,8 +60,11 @@ class AlignedBuffer {
   }
 
  private:
+  void unmap();
+
   std::byte* data_ = nullptr;
   size_t size_ = 0;
+  bool mapped_ = false;
 };
 
 }  // namespace tessera

@@ -79,6 +79,7 @@ Graph Graph::borrowing_copy() const {
   copy.inputs = inputs;
   copy.outputs = outputs;
   copy.store_ = store_;
+  copy.weights_ = weights_;
   return copy;
 }
 

@@ -2,6 +2,10 @@
 // topological ordering (cycles are errors) and weight range checks.
 #include "core/model/load.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -501,7 +505,7 @@ Result<ModelFiles> read_model_files(const std::string& json_path) {
     const size_t dot = json_path.rfind(".json");
     weights_path = (dot == std::string::npos ? json_path : json_path.substr(0, dot)) + ".bin";
   }
-  auto weights = read_file(weights_path);
+  auto weights = map_file(weights_path);
   if (weights.ok()) {
     files.weights = std::move(weights).value();
   } else if (!weights_name.empty()) {
@@ -524,6 +528,18 @@ Result<AlignedBuffer> read_file(const std::string& path) {
     return Status::error("cannot read " + in_quotes(path));
   }
   return buffer;
+}
+
+Result<AlignedBuffer> map_file(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::error("cannot open " + in_quotes(path));
+  struct stat info {};
+  AlignedBuffer mapped;
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode))
+    mapped = AlignedBuffer::map_file(fd, static_cast<size_t>(info.st_size));
+  close(fd);  // the mapping keeps the file
+  if (mapped.data() != nullptr) return mapped;
+  return read_file(path);
 }
 
 }  // namespace tessera::model

@@ -41,13 +41,18 @@ Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t we
 // Reads a whole file into an aligned buffer.
 Result<AlignedBuffer> read_file(const std::string& path);
 
+// A whole file mapped read-only (read into memory where it cannot be mapped): its pages are
+// read as they are first touched and may be released once used. The file must not be
+// truncated while the buffer lives.
+Result<AlignedBuffer> map_file(const std::string& path);
+
 struct ModelFiles {
   std::string json;
   AlignedBuffer weights;  // empty when the model has no weights file
 };
 
-// Reads MODEL.json and its weights: the file its "weights" field names (relative to the
-// JSON), which must exist, or else MODEL.bin if there is one.
+// Reads MODEL.json and maps its weights: the file its "weights" field names (relative to
+// the JSON), which must exist, or else MODEL.bin if there is one.
 Result<ModelFiles> read_model_files(const std::string& json_path);
 
 }  // namespace tessera::model

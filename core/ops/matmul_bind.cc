@@ -7,8 +7,8 @@
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/binary.h"
 #include "core/ops/epilogue.h"
-#include "core/ops/packed_weights.h"
 #include "core/ops/matmul.h"
+#include "core/ops/packed_weights.h"
 
 namespace tessera::ops {
 
@@ -136,20 +136,35 @@ class MatMulKernel final : public TileKernel {
     const Shape& B = args.shapes.inputs[1];
     const int64_t matrices = B.size() > 2 ? element_count(Shape(B.begin(), B.end() - 2)) : 1;
     const void* bias = attrs_.bias_input >= 0 ? args.inputs[attrs_.bias_input].constant : nullptr;
-    const std::string key = pack_key(
-        "gemm_b", {b_.constant, bias},
-        {static_cast<double>(gemm_.nr), static_cast<double>(d_.k), static_cast<double>(d_.n),
-         static_cast<double>(matrices), static_cast<double>(b_k_stride_), static_cast<double>(b_n_stride_),
-         attrs_.alpha, attrs_.bias_scale, static_cast<double>(element_count(bias ? args.shapes.inputs[attrs_.bias_input] : Shape{}))});
+    const std::string key =
+        pack_key("gemm_b", {b_.constant, bias},
+                 {static_cast<double>(gemm_.nr), static_cast<double>(d_.k), static_cast<double>(d_.n),
+                  static_cast<double>(matrices), static_cast<double>(b_k_stride_), static_cast<double>(b_n_stride_),
+                  attrs_.alpha, attrs_.bias_scale,
+                  static_cast<double>(element_count(bias ? args.shapes.inputs[attrs_.bias_input] : Shape{}))});
+    // A transposed B's panels come from consecutive rows: each group's pages of the weights
+    // file go as soon as it is packed, so a large matrix is never resident twice.
+    const bool rows_in_order = b_n_stride_ != 1;
+    const int64_t group = rows_in_order ? std::max<int64_t>(1, kPackGroupFloats / (d_.k * gemm_.nr)) * gemm_.nr : d_.n;
     packed_b_ = packed_weights(args, key, panel_floats_ * matrices, [&](float* packed) {
       for (int64_t i = 0; i < matrices; ++i) {
+        const float* b = b_.constant_floats() + i * d_.k * d_.n;
         float* dst = packed + i * panel_floats_;
-        kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, d_.n, b_.constant_floats() + i * d_.k * d_.n, b_k_stride_,
-                                   b_n_stride_, bias_.empty() ? nullptr : bias_.data(), dst);
+        for (int64_t n0 = 0; n0 < d_.n; n0 += group) {
+          const int64_t n1 = std::min(d_.n, n0 + group);
+          kernels::pack_gemm_weights(gemm_.nr, d_.k, 1, n1 - n0, b + n0 * b_n_stride_, b_k_stride_, b_n_stride_,
+                                     bias_.empty() ? nullptr : bias_.data() + n0,
+                                     dst + kernels::packed_gemm_panel_offset(gemm_.nr, d_.k, 1, n0 / gemm_.nr));
+          if (rows_in_order && args.weights) {
+            args.weights->release_pages(b + n0 * b_n_stride_, sizeof(float) * (n1 - n0) * b_n_stride_);
+          }
+        }
         scale_packed(dst, d_.n);
       }
     });
   }
+
+  static constexpr int64_t kPackGroupFloats = int64_t{1} << 20;  // 4 MiB of B per group
 
   // Floats of the packed panels of B covering `tile`'s columns.
   size_t tile_panel_floats(const Region& tile) const {

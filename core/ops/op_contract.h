@@ -155,6 +155,9 @@ struct BindArgs {
   Isa max_isa = Isa::kAvx512;
   std::string path;                // for messages
   ConstantStore* store = nullptr;  // shares packed weights across specialisations; may be null
+  // The model's weights file (may be null): a kernel may release the pages it has packed as
+  // it goes, so that a large matrix is not resident twice.
+  const AlignedBuffer* weights = nullptr;
 };
 
 // What an executor thread hands a kernel: the arena base and its private scratch space.
