@@ -217,6 +217,9 @@ int bench_command(int argc, char** argv) {
   bool identical = true;
   for (const Config& c : configs) identical = identical && same_bits(c.first_outputs, configs[0].first_outputs);
   std::printf("outputs bitwise identical across configurations: %s\n", identical ? "yes" : "NO");
+  const int64_t resident = peak_resident_bytes();
+  std::printf("peak resident memory: %s (weights %s, arena %s)\n", format_bytes(resident).c_str(),
+              format_bytes(info.weight_bytes).c_str(), format_bytes(info.arena_bytes).c_str());
   if (with_peak) {
     std::printf("measured peak: %.1f GFLOP/s on 1 core, %.1f GFLOP/s on %d threads\n", peak.one_core_gflops,
                 peak.all_threads_gflops, peak.threads);
@@ -230,6 +233,7 @@ int bench_command(int argc, char** argv) {
                              {"cached_specialization_ms", lookup_ms},
                              {"configurations", rows},
                              {"identical_outputs", identical},
+                             {"peak_resident_bytes", resident},
                              {"peak_one_core_gflops", peak.one_core_gflops},
                              {"peak_all_threads_gflops", peak.all_threads_gflops}};
     std::ofstream(args->get("json", "")) << report.dump(2) << "\n";

@@ -1,6 +1,8 @@
 // Shared CLI plumbing: compile options, inputs, number formatting.
 #include "native/common.h"
 
+#include <sys/resource.h>
+
 #include "native/commands.h"
 
 #include <algorithm>
@@ -102,6 +104,12 @@ Result<std::string> model_path(const Args& args) {
 int fail(const char* command, const std::string& message) {
   std::fprintf(stderr, "tessera %s: error: %s\n", command, message.c_str());
   return 1;
+}
+
+int64_t peak_resident_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return int64_t{usage.ru_maxrss} * 1024;  // Linux counts kilobytes
 }
 
 std::string format_bytes(int64_t bytes) {

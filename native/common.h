@@ -40,6 +40,8 @@ Result<PlaceOptions> place_options(const Args& args, int threads);
 Result<std::string> model_path(const Args& args);
 
 std::string format_bytes(int64_t bytes);  // "12.3 MiB"
+// The most this process has held in memory so far (its peak resident set).
+int64_t peak_resident_bytes();
 // "256MiB", "1.5GiB", "512KiB" or plain bytes; `what` names the option in the error.
 Result<int64_t> parse_size(const std::string& text, const std::string& what);
 std::string format_count(double value);  // "4.11 G"
