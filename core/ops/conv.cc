@@ -3,9 +3,11 @@
 #include "core/ops/conv.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/base/checked_math.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/ops/conv_weights.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/parsers.h"
 #include "core/ops/spatial.h"
@@ -117,7 +119,9 @@ void reference(const ConvAttrs& a, const OpShapes& s, std::span<const void* cons
   const int64_t M = ys[1], OH = ys[2], OW = ys[3];
   const int64_t cg = C / a.group, mg = M / a.group;
   const float* x = in[0];
-  const float* w = in[1];
+  std::vector<float> scaled;
+  const float* scale = a.weight_scale_input >= 0 ? in[a.weight_scale_input] : nullptr;
+  const float* w = ConvWeights{in[1], scale, s.inputs[1], a.group, false}.scaled(scaled);
   const float* bias = a.has_bias ? in[2] : nullptr;
   const float* residual = a.epilogue.residual_input >= 0 ? in[a.epilogue.residual_input] : nullptr;
   for (int64_t n = 0; n < N; ++n) {

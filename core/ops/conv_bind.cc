@@ -7,6 +7,7 @@
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv.h"
+#include "core/ops/conv_weights.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/packed_weights.h"
 
@@ -53,12 +54,15 @@ class ConvKernelBase : public TileKernel {
 
 class DepthwiseConvKernel final : public ConvKernelBase {
  public:
-  DepthwiseConvKernel(const ConvAttrs& a, const BindArgs& args, const float* weights, const float* bias)
+  DepthwiseConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args), kernel_(kernels::best_dwconv_kernel(args.max_isa)) {
     const int64_t taps = a.kernel_h * a.kernel_w;
-    const std::string key = pack_key("dwconv", {weights}, {static_cast<double>(g_.out_c), static_cast<double>(taps)});
-    packed_ = packed_weights(args, key, g_.out_c * taps,
-                             [&](float* dst) { kernels::pack_dwconv_weights(g_.out_c, taps, weights, dst); });
+    const std::string key =
+        pack_key("dwconv", {weights.data, weights.scale}, {static_cast<double>(g_.out_c), static_cast<double>(taps)});
+    packed_ = packed_weights(args, key, g_.out_c * taps, [&](float* dst) {
+      std::vector<float> scaled;
+      kernels::pack_dwconv_weights(g_.out_c, taps, weights.scaled(scaled), dst);
+    });
     if (!valid()) return;
     bias_.assign(g_.out_c, 0.0f);
     if (bias) std::copy(bias, bias + g_.out_c, bias_.begin());
@@ -102,19 +106,21 @@ class DepthwiseConvKernel final : public ConvKernelBase {
 
 class IgemmConvKernel final : public ConvKernelBase {
  public:
-  IgemmConvKernel(const ConvAttrs& a, const BindArgs& args, const float* weights, const float* bias)
+  IgemmConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args), gemm_(kernels::best_gemm_kernel(args.max_isa)) {
     taps_ = a.kernel_h * a.kernel_w;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
     const std::string key =
-        pack_key("igemm_conv", {weights, bias},
+        pack_key("igemm_conv", {weights.data, weights.scale, bias},
                  {static_cast<double>(gemm_.nr), static_cast<double>(g_.group), static_cast<double>(g_.out_per_group),
                   static_cast<double>(g_.in_per_group), static_cast<double>(taps_)});
     packed_ = packed_weights(args, key, group_floats_ * g_.group, [&](float* dst) {
+      std::vector<float> scaled;
+      const float* w = weights.scaled(scaled);
       for (int64_t grp = 0; grp < g_.group; ++grp) {
         const int64_t first = grp * g_.out_per_group;
         kernels::pack_conv_weights(gemm_.nr, g_.out_per_group, g_.in_per_group, taps_,
-                                   weights + first * g_.in_per_group * taps_, bias ? bias + first : nullptr,
+                                   w + first * g_.in_per_group * taps_, bias ? bias + first : nullptr,
                                    dst + grp * group_floats_);
       }
     });
@@ -236,9 +242,12 @@ class IgemmConvKernel final : public ConvKernelBase {
 
 Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& args) {
   auto out_of_memory = [&] { return Status::error(args.path + ": out of memory packing weights"); };
-  const float* weights = args.inputs[1].constant_floats();
+  const ConvWeights weights{args.inputs[1].constant_floats(),
+                            a.weight_scale_input >= 0 ? args.inputs[a.weight_scale_input].constant_floats() : nullptr,
+                            args.shapes.inputs[1], a.group, false};
   const float* bias = a.has_bias ? args.inputs[2].constant_floats() : nullptr;
-  if (weights == nullptr || (a.has_bias && bias == nullptr)) {
+  if (weights.data == nullptr || (a.has_bias && bias == nullptr) ||
+      (a.weight_scale_input >= 0 && weights.scale == nullptr)) {
     return Status::error(args.path + ": internal error: conv weights are not bound as constants");
   }
   const ConvGeometry g = geometry(a, args.shapes);

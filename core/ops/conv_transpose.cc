@@ -3,9 +3,11 @@
 #include "core/ops/conv_transpose.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "core/base/checked_math.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/ops/conv_weights.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/parsers.h"
 
@@ -194,7 +196,9 @@ void reference(const ConvTransposeAttrs& a, const OpShapes& s, std::span<const v
   const int64_t M = ys[1], OH = ys[2], OW = ys[3];
   const int64_t cg = C / a.group, mg = M / a.group;
   const float* x = in[0];
-  const float* w = in[1];
+  std::vector<float> scaled;
+  const float* scale = a.weight_scale_input >= 0 ? in[a.weight_scale_input] : nullptr;
+  const float* w = ConvWeights{in[1], scale, s.inputs[1], a.group, true}.scaled(scaled);
   std::vector<double> acc(static_cast<size_t>(element_count(ys)), 0.0);
   for (int64_t n = 0; n < N; ++n) {
     for (int64_t c = 0; c < C; ++c) {

@@ -12,6 +12,9 @@ namespace tessera::ops {
 struct ConvTransposeAttrs : Window {
   int64_t group = 1;
   bool has_bias = false;  // input 2
+  // A per-output-channel scale the weights are multiplied by where they are used (a folded
+  // batch norm's, ConvWeights), or -1.
+  int weight_scale_input = -1;
   Epilogue epilogue;
 };
 

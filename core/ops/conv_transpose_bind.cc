@@ -10,6 +10,7 @@
 #include "core/kernels/elementwise/elementwise.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv_transpose.h"
+#include "core/ops/conv_weights.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/packed_weights.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 class PhaseGemmConvTransposeKernel final : public TileKernel {
  public:
-  PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const float* weights,
+  PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const ConvWeights& source,
                                const float* bias)
       : a_(a),
         in_(args.inputs[0]),
@@ -49,12 +50,14 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
     }
     group_floats_ = total;
     const std::string key =
-        pack_key("phase_conv_transpose", {weights, bias},
+        pack_key("phase_conv_transpose", {source.data, source.scale, bias},
                  {static_cast<double>(gemm_.nr), static_cast<double>(a.group), static_cast<double>(cg_),
                   static_cast<double>(mg_), static_cast<double>(a.kernel_h), static_cast<double>(a.kernel_w),
-                  static_cast<double>(a.stride_h), static_cast<double>(a.stride_w),
-                  static_cast<double>(a.dilation_h), static_cast<double>(a.dilation_w)});
+                  static_cast<double>(a.stride_h), static_cast<double>(a.stride_w), static_cast<double>(a.dilation_h),
+                  static_cast<double>(a.dilation_w)});
     packed_ = packed_weights(args, key, group_floats_ * a.group, [&](float* dst) {
+      std::vector<float> scaled;
+      const float* weights = source.scaled(scaled);
       std::vector<float> matrix;
       for (int64_t g = 0; g < a.group; ++g) {
         for (int64_t ph = 0; ph < a.stride_h; ++ph) {
@@ -184,9 +187,12 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs& a, const BindArgs& args) {
-  const float* weights = args.inputs[1].constant_floats();
+  const ConvWeights weights{args.inputs[1].constant_floats(),
+                            a.weight_scale_input >= 0 ? args.inputs[a.weight_scale_input].constant_floats() : nullptr,
+                            args.shapes.inputs[1], a.group, true};
   const float* bias = a.has_bias ? args.inputs[2].constant_floats() : nullptr;
-  if (weights == nullptr || (a.has_bias && bias == nullptr)) {
+  if (weights.data == nullptr || (a.has_bias && bias == nullptr) ||
+      (a.weight_scale_input >= 0 && weights.scale == nullptr)) {
     return Status::error(args.path + ": internal error: ConvTranspose weights are not bound as constants");
   }
   auto kernel = std::make_unique<PhaseGemmConvTransposeKernel>(a, args, weights, bias);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "core/ops/conv_weights.h"
 #include "native/xnnpack/relayout.h"
 #include "native/xnnpack/xnnpack_support.h"
 
@@ -21,6 +22,14 @@ using kernels::MinMax;
 using kernels::UnaryOp;
 
 constexpr size_t kExtraFloats = (XNN_EXTRA_BYTES + sizeof(float) - 1) / sizeof(float);
+
+// A Conv / ConvTranspose node's weights with the scale a folded batch norm left on them.
+template <class Attrs>
+ops::ConvWeights conv_weights(const Graph& g, const Node& node, const Attrs& a, bool transposed) {
+  const Tensor& w = g.tensors[node.inputs[1]];
+  const float* scale = a.weight_scale_input >= 0 ? g.tensors[node.inputs[a.weight_scale_input]].floats() : nullptr;
+  return {w.floats(), scale, w.shape, a.group, transposed};
+}
 
 }  // namespace
 
@@ -178,7 +187,6 @@ Status SubgraphBuilder::emit_unary(UnaryOp op, const kernels::UnaryParams& p, ui
 Status SubgraphBuilder::emit_conv(const Node& node) {
   const auto& a = std::get<ops::ConvAttrs>(node.attrs);
   const Tensor& x = g_.tensors[node.inputs[0]];
-  const Tensor& w = g_.tensors[node.inputs[1]];
   const Tensor& y = g_.tensors[node.output];
   const int64_t C = x.shape[1], M = y.shape[1], KH = a.kernel_h, KW = a.kernel_w;
   const int64_t cg = C / a.group, mg = M / a.group;
@@ -186,7 +194,8 @@ Status SubgraphBuilder::emit_conv(const Node& node) {
   // ONNX weights are [M, C/group, KH, KW]; XNNPACK wants [M, KH, KW, C/group], or
   // [1, KH, KW, M] for a depthwise convolution.
   std::vector<float> filter(M * KH * KW * cg);
-  const float* wd = w.floats();
+  std::vector<float> scaled;
+  const float* wd = conv_weights(g_, node, a, false).scaled(scaled);
   for (int64_t m = 0; m < M; ++m) {
     for (int64_t c = 0; c < cg; ++c) {
       for (int64_t k = 0; k < KH * KW; ++k) {
@@ -288,7 +297,8 @@ Status SubgraphBuilder::emit_deconvolution(const Node& node) {
   const int64_t cg = C / a.group, mg = M / a.group;
   // ONNX weights are [C, M/group, KH, KW]; XNNPACK wants [M, KH, KW, C/group].
   std::vector<float> filter(M * KH * KW * cg);
-  const float* wd = g_.tensors[node.inputs[1]].floats();
+  std::vector<float> scaled;
+  const float* wd = conv_weights(g_, node, a, true).scaled(scaled);
   for (int64_t c = 0; c < C; ++c) {
     const int64_t group = c / cg, ic = c % cg;
     for (int64_t oc = 0; oc < mg; ++oc) {
