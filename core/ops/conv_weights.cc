@@ -1,3 +1,4 @@
+// The scaled weights of a convolution (conv_weights.h).
 #include "core/ops/conv_weights.h"
 
 namespace tessera::ops {
