@@ -32,7 +32,7 @@ constexpr const char* kHelp =
     "With --engine xnnpack: the same model through XNNPACK's operator-at-a-time subgraph runtime\n"
     "(its pthreadpool with the same thread counts), interleaved with Tessera's runs, with the\n"
     "largest output difference between the two; ops XNNPACK lacks are listed.\n"
-    "With --workers K [--worker-memory SIZE] [--objective latency|throughput] [--stream N]: the\n"
+    "With --workers K [--worker-memory SIZE] [--objective latency|throughput] [--ip S] [--stream N]: the\n"
     "model placed over K workers sharing the threads (tessera place), one input's latency next to\n"
     "one instance with all the threads; with --stream, the period of N inputs streamed through the\n"
     "stages next to one instance and to K instances taking whole inputs; predicted next to measured\n"
@@ -82,8 +82,9 @@ int peak_command(const Args& args) {
 
 int bench_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine", "input", "random-input",
-                       "workers", "worker-memory", "objective", "stream"});
+  spec.options.insert(
+      {"scheduler", "runs", "warmup", "json", "seconds", "gemm", "engine", "input", "random-input", "stream"});
+  spec.options.insert(kWorkerOptions.begin(), kWorkerOptions.end());
   spec.flags.insert({"peak", "no-peak"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("bench", args.status().message());

@@ -4,6 +4,9 @@
 #include <sys/resource.h>
 
 #include "native/commands.h"
+#if defined(TESSERA_HAVE_CBC)
+#include "native/milp/cbc_solver.h"
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -145,6 +148,17 @@ Result<PlaceOptions> place_options(const Args& args, int threads) {
   place.objective = args.get("objective", "latency");
   if (args.has("worker-memory")) {
     TESSERA_ASSIGN_OR_RETURN(place.worker_memory, parse_size(args.get("worker-memory", ""), "--worker-memory"));
+  }
+  if (args.has("ip")) {
+    auto seconds = args.get_double("ip", 10);
+    if (!seconds.ok() || !(*seconds > 0 && *seconds <= 3600))
+      return Status::error("--ip takes a time limit in seconds, above 0 and at most 3600");
+#if defined(TESSERA_HAVE_CBC)
+    place.ip_seconds = *seconds;
+    place.milp_solver = milp::solve_with_cbc;
+#else
+    return Status::error("--ip needs CBC, which this build lacks (install coinor-libcbc-dev and rebuild)");
+#endif
   }
   return place;
 }

@@ -32,8 +32,11 @@ Result<InputDims> input_dims(const Model& model, const Args& args);
 // table they index, other integers 0/1.
 Result<std::vector<Tensor>> make_inputs(const Model& model, const InputDims& dims, const Args& args);
 
-// --workers K (default 2), --worker-memory SIZE, --objective latency|throughput: a placement
-// over workers sharing `threads` threads.
+// What the commands that place a model over workers accept.
+inline const std::set<std::string> kWorkerOptions = {"workers", "worker-memory", "objective", "ip"};
+
+// --workers K (default 2), --worker-memory SIZE, --objective latency|throughput, --ip SECONDS
+// (the integer program too, by CBC): a placement over workers sharing `threads` threads.
 Result<PlaceOptions> place_options(const Args& args, int threads);
 
 // The one positional argument: the model path.

@@ -8,9 +8,6 @@
 #include "native/commands.h"
 #include "native/common.h"
 #include "native/timed_runs.h"
-#if defined(TESSERA_HAVE_CBC)
-#include "native/milp/cbc_solver.h"
-#endif
 #include "tessera/pipeline.h"
 
 namespace tessera::cli {
@@ -19,7 +16,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: tessera place MODEL.json --workers K [--threads N] [--worker-memory SIZE]\n"
-    "                     [--objective latency|throughput] [--shape NAME=AxBxC ...] [--explain]\n"
+    "                     [--objective latency|throughput] [--ip SECONDS] [--shape NAME=AxBxC ...] [--explain]\n"
     "                     [--json FILE] [--profile FILE] [model options]\n"
     "\n"
     "Splits MODEL.json into consecutive stages over K workers (default 2) that share N threads\n"
@@ -32,7 +29,8 @@ constexpr const char* kHelp =
     "worker taking whole inputs.\n"
     "--ip SECONDS: also solves an integer program over non-contiguous splits (any node on any\n"
     "  worker) with CBC, warm-started from the dynamic program and given SECONDS; its plan is kept\n"
-    "  when it does better for the objective (such stages cannot run yet).\n"
+    "  when it does better for the objective, or when no contiguous split fits the memory. A\n"
+    "  worker then runs its nodes in several segments, in turn with the others'.\n"
     "--explain: every stage's nodes.\n"
     "--measure: also runs the stages (tessera run --workers) and prints each stage's measured time\n"
     "  next to the predicted one, and the measured latency, or with --objective throughput the\n"
@@ -90,7 +88,8 @@ Status measure(const std::shared_ptr<const Model>& model, const InputDims& dims,
 
 int place_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"workers", "worker-memory", "objective", "json", "input", "random-input", "ip"});
+  spec.options.insert({"json", "input", "random-input"});
+  spec.options.insert(kWorkerOptions.begin(), kWorkerOptions.end());
   spec.flags.insert({"explain", "measure"});
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("place", args.status().message());
@@ -102,17 +101,6 @@ int place_command(int argc, char** argv) {
   auto placing = place_options(*args, *threads);
   if (!placing.ok()) return fail("place", placing.status().message());
   PlaceOptions place = *placing;
-  if (args->has("ip")) {
-    auto seconds = args->get_double("ip", 10);
-    if (!seconds.ok() || !(*seconds > 0 && *seconds <= 3600))
-      return fail("place", "--ip takes a time limit in seconds, above 0 and at most 3600");
-#if defined(TESSERA_HAVE_CBC)
-    place.ip_seconds = *seconds;
-    place.milp_solver = milp::solve_with_cbc;
-#else
-    return fail("place", "--ip needs CBC, which this build lacks (install coinor-libcbc-dev and rebuild)");
-#endif
-  }
   auto options = compile_options(*args, std::max(1, *threads / place.workers));
   if (!options.ok()) return fail("place", options.status().message());
   place.profile = options->profile;

@@ -19,7 +19,7 @@ constexpr const char* kHelp =
     "usage: tessera run MODEL.json [--shape NAME=AxBxC ...] [--input NAME=FILE.bin ... | --random-input SEED]\n"
     "                   [--output-dir DIR] [--threads N] [--scheduler dynamic|barrier|shuffle]\n"
     "                   [--isa auto|avx512|avx2|scalar] [--tile-flops F] [--no-reuse]\n"
-    "                   [--workers K [--worker-memory SIZE] [--objective latency|throughput]]\n"
+    "                   [--workers K [--worker-memory SIZE] [--objective latency|throughput] [--ip SECONDS]]\n"
     "\n"
     "Runs MODEL.json once. --shape gives the dims of inputs with symbolic dims (\"batch\", \"seq\").\n"
     "Inputs are raw little-endian files of the input's dtype and dims, or seeded random values\n"
@@ -29,7 +29,8 @@ constexpr const char* kHelp =
     "Prints a summary of every output and the latency.\n"
     "--workers K: runs the stages of the model placed over K workers sharing the N threads, each\n"
     "holding at most SIZE (256MiB, 1.5GiB; tessera place); the outputs are bitwise those of one\n"
-    "instance.\n";
+    "instance. --ip SECONDS: also the integer program, whose stages may be non-contiguous (a\n"
+    "worker then runs its nodes in several segments; tessera place --help).\n";
 
 std::string safe_file_name(const std::string& name) {
   std::string s = name;
@@ -77,7 +78,8 @@ void print_summary(const Tensor& t) {
 
 int run_command(int argc, char** argv) {
   ArgSpec spec{kModelOptions, kModelFlags};
-  spec.options.insert({"input", "random-input", "output-dir", "scheduler", "workers", "worker-memory", "objective"});
+  spec.options.insert({"input", "random-input", "output-dir", "scheduler"});
+  spec.options.insert(kWorkerOptions.begin(), kWorkerOptions.end());
   auto args = parse_args(argc, argv, 2, spec);
   if (!args.ok()) return fail("run", args.status().message());
   if (args->flags.count("help")) return std::fputs(kHelp, stdout), 0;

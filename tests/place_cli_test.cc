@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/support/cli_run.h"
+#include "tests/support/op_model.h"
 
 namespace {
 
@@ -120,7 +121,7 @@ TEST_CASE("tessera place refuses what cannot be placed, saying why") {
 
   const Outcome few = run_cli("place " + tiny_cnn() + " --workers 1 --worker-memory 60KiB");
   CHECK(few.exit_code == 1);
-  CHECK(few.err.find("no split over 1 workers fits") != std::string::npos);
+  CHECK(few.err.find("no contiguous split over 1 workers fits") != std::string::npos);
 
   const Outcome size = run_cli("place " + tiny_cnn() + " --worker-memory 3parsecs");
   CHECK(size.exit_code == 1);
@@ -192,4 +193,44 @@ TEST_CASE("tessera place --ip adds the integer program, for a stream's period or
   CHECK(latency["ip_ran"] == true);
   const json dp_latency = place("--workers 3 --threads 3");
   CHECK(latency["latency_ms"].get<double>() <= dp_latency["latency_ms"].get<double>() * (1 + 1e-9));
+}
+
+// The interleaved chain needs the integer program: the first worker runs twice per input,
+// before and after the second.
+TEST_CASE("tessera run and bench --ip run stages that are not contiguous, byte for byte") {
+  const tessera::testing::TestModel m = tessera::testing::interleaved_chain_model();
+  const std::string model = in_work_dir("chain.json");
+  tessera::testing::write_text(model, m.json);
+  tessera::testing::write_bytes(in_work_dir("chain.bin"), m.weights);
+  const std::string budget = std::to_string(tessera::testing::kInterleavedChainWorkerBytes);
+  const std::string workers = " --workers 2 --threads 2 --worker-memory " + budget;
+
+  const Outcome contiguous = run_cli("place " + model + workers);
+  CHECK(contiguous.exit_code == 1);
+  CHECK(contiguous.err.find("no contiguous split") != std::string::npos);
+
+  const std::string report = in_work_dir("chain_report.json");
+  const Outcome placed = run_cli("place " + model + workers + " --ip 10 --json " + report);
+  INFO(placed.err);
+  REQUIRE(placed.exit_code == 0);
+  const json r = read_json(report);
+  CHECK(r["contiguous"] == false);
+  REQUIRE(r["stages"].size() == 2);
+  for (const json& stage : r["stages"])
+    CHECK(stage["memory_bytes"].get<int64_t>() <= tessera::testing::kInterleavedChainWorkerBytes);
+
+  const std::string staged = in_work_dir("chain_staged"), single = in_work_dir("chain_single");
+  const Outcome a = run_cli("run " + model + workers + " --ip 10 --output-dir " + staged);
+  INFO(a.err);
+  REQUIRE(a.exit_code == 0);
+  const Outcome one = run_cli("run " + model + " --output-dir " + single);
+  REQUIRE(one.exit_code == 0);
+  const std::string output = json::parse(m.json)["outputs"][0]["name"];
+  const std::string file = "/" + output + ".bin";
+  CHECK(tessera::testing::read_text(staged + file) == tessera::testing::read_text(single + file));
+
+  const Outcome stream = run_cli("bench " + model + workers + " --ip 10 --objective throughput --stream 6 --runs 2");
+  INFO(stream.err);
+  REQUIRE(stream.exit_code == 0);
+  CHECK(stream.out.find("bitwise identical to one instance") != std::string::npos);
 }

@@ -1,7 +1,8 @@
 // Stage models (a placed model cut into one model per stage, each with only its weights): run
 // one after another as separate models, they give one session's outputs bit for bit; planning
 // from the small initializers alone cuts the same models; layers split into column pieces
-// take only their columns of the weights.
+// take only their columns of the weights; a stage whose nodes are not contiguous gives a model
+// per segment.
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <map>
@@ -10,6 +11,9 @@
 
 #include "core/engine/stage_models.h"
 #include "core/model/load.h"
+#if defined(TESSERA_HAVE_CBC)
+#include "native/milp/cbc_solver.h"
+#endif
 #include "tests/support/engine_check.h"
 #include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
@@ -151,5 +155,29 @@ TEST_CASE("planning extents cover only small initializers and are checked agains
   REQUIRE_FALSE(wrong.ok());
   CHECK_THAT(wrong.status().message(), Catch::Contains("planning weights: 8 bytes given"));
 }
+
+#if defined(TESSERA_HAVE_CBC)
+TEST_CASE("a stage whose nodes are not contiguous is cut into a model per segment, run in turn bit for bit") {
+  const TestModel test = interleaved_chain_model();
+  const Source source{test.json, test.weights};
+  const std::shared_ptr<const CompiledModel> model = compiled(source);
+  PlaceOptions options;
+  options.workers = options.threads = 2;
+  options.worker_memory = kInterleavedChainWorkerBytes;
+  options.ip_seconds = 10;
+  options.milp_solver = milp::solve_with_cbc;
+  auto staged = place_stage_models(*model, {}, options);
+  INFO(staged.status().message());
+  REQUIRE(staged.ok());
+  CHECK_FALSE(staged->placement.contiguous);
+  // One worker runs layers 0, then 3 and 4; the other, layers 1 and 2 in between.
+  std::vector<int> workers;
+  for (const StageModel& stage : staged->stages) workers.push_back(stage.worker);
+  REQUIRE(workers.size() == 3);
+  CHECK(workers[0] == workers[2]);
+  CHECK(workers[0] != workers[1]);
+  check_identical(run_stages(*staged, source, test.inputs, model->outputs()), session_outputs(model, test.inputs));
+}
+#endif
 
 }  // namespace tessera::testing

@@ -36,12 +36,6 @@ int64_t resident_bytes(const void* start, const std::string& path = "") {
   return -1;
 }
 
-void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream file(path, std::ios::binary);
-  file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(file.good());
-}
-
 TEST_CASE("release_pages gives back the whole pages inside its range; the bytes read back unchanged") {
   const std::string path = work_dir("weights_memory") + "/pages.bin";
   std::vector<uint8_t> bytes(64 * kPage);

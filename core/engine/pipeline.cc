@@ -1,7 +1,9 @@
-// Pipeline: the stages of a placement, each compiled from its own graph, with its own arena
-// and executor. Tensors move between stages in messages (name -> bytes): a stage copies what
-// it reads out of the message into its arena, runs, and adds what it sends. A message carries
-// everything later stages may still read, so a stage can read from any earlier one.
+// Pipeline: the stages of a placement, each with its own executor (the worker's threads), run
+// as segments (stage_segments: one per stage when the stages are contiguous), each compiled
+// from its own graph with its own arena. Tensors move between segments in messages (name ->
+// bytes): a segment copies what it reads out of the message into its arena, runs, and adds
+// what it sends. A message carries everything later segments may still read, so a segment can
+// read from any earlier one.
 #include "tessera/pipeline.h"
 
 #include <chrono>
@@ -23,11 +25,13 @@ namespace {
 
 using Message = std::map<std::string, std::vector<std::byte>>;
 
-struct StageRun {
+// One segment of a stage (stage_segments): a contiguous placement's stages are one each.
+struct SegmentRun {
+  size_t stage = 0;
   graph::Graph graph;
   tiles::TileGraph tiles;
-  std::vector<std::string> forget;  // what no later stage (nor the caller) reads: dropped after it
-  std::unique_ptr<runtime::Executor> pool;
+  std::vector<std::string> forget;          // what no later segment (nor the caller) reads: dropped after it
+  std::shared_ptr<runtime::Executor> pool;  // its stage's: the worker's threads
   AlignedBuffer arena;
   AlignedBuffer scratch;
   std::vector<float*> slices;
@@ -96,7 +100,7 @@ struct Pipeline::Impl {
   std::shared_ptr<const Specialization> spec;  // the model's inputs and outputs
   PlacedGraph graph;                           // owns the constants the stages point into
   PlacementReport placement;
-  std::vector<StageRun> stages;
+  std::vector<SegmentRun> segments;
 
   // The caller's inputs as the first message (their bytes moved in), checked like
   // Session::run checks them.
@@ -142,67 +146,69 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::shared_ptr<const Model> 
   auto impl = std::make_unique<Impl>();
   impl->model = std::static_pointer_cast<const CompiledModel>(std::move(model));
   TESSERA_ASSIGN_OR_RETURN(Placed placed, impl->model->place_graph(dims, options));
-  if (!placed.report.contiguous)
-    return Status::error(
-        "pipeline: the integer program's stages send tensors back to earlier workers, which "
-        "pipelines cannot run yet; plan without it to run the stages");
   impl->placement = std::move(placed.report);
   impl->graph = std::move(placed.graph);
   impl->spec = impl->graph.spec;
   const graph::Graph& g = impl->graph.graph();
   std::map<std::string, size_t> node_of;
   for (size_t n = 0; n < g.nodes.size(); ++n) node_of[g.nodes[n].name] = n;
+  std::vector<int> stage_of(g.nodes.size(), -1);
+  std::vector<std::shared_ptr<runtime::Executor>> pools;
   for (const StagePlan& plan : impl->placement.stages) {
-    std::vector<bool> in_stage(g.nodes.size(), false);
-    for (const std::string& name : plan.nodes) in_stage[node_of.at(name)] = true;
-    StageRun stage;
-    stage.graph = stage_graph(g, in_stage);
-    TESSERA_ASSIGN_OR_RETURN(stage.tiles, impl->model->compile_stage(stage.graph, plan.threads));
-    stage.pool = std::make_unique<runtime::Executor>(plan.threads);
+    for (const std::string& name : plan.nodes) stage_of[node_of.at(name)] = static_cast<int>(pools.size());
+    pools.push_back(std::make_shared<runtime::Executor>(plan.threads));
+  }
+  for (StageSegment& segment : stage_segments(g, stage_of)) {
+    const int threads = impl->placement.stages[segment.stage].threads;
+    SegmentRun stage;
+    stage.stage = segment.stage;
+    stage.graph = stage_graph(g, segment.in_segment);
+    TESSERA_ASSIGN_OR_RETURN(stage.tiles, impl->model->compile_stage(stage.graph, threads));
+    stage.pool = pools[segment.stage];
     stage.arena = AlignedBuffer::allocate(static_cast<size_t>(stage.tiles.arena_bytes));
     const size_t slice = static_cast<size_t>(round_up(4 * stage.tiles.scratch_floats, AlignedBuffer::kAlignment));
-    stage.scratch = AlignedBuffer::allocate(slice * static_cast<size_t>(plan.threads));
+    stage.scratch = AlignedBuffer::allocate(slice * static_cast<size_t>(threads));
     if ((stage.tiles.arena_bytes > 0 && !stage.arena.data()) || (slice > 0 && !stage.scratch.data()))
-      return Status::error("pipeline: out of memory for stage " + std::to_string(impl->stages.size()) + "'s arena");
-    for (int t = 0; t < plan.threads; ++t)
+      return Status::error("pipeline: out of memory for stage " + std::to_string(segment.stage) + "'s arena");
+    for (int t = 0; t < threads; ++t)
       stage.slices.push_back(reinterpret_cast<float*>(stage.scratch.data() + slice * static_cast<size_t>(t)));
-    impl->stages.push_back(std::move(stage));
+    impl->segments.push_back(std::move(stage));
   }
   // Every output comes from a stage or is a constant (a view of an input comes from neither).
   for (const tiles::IoBinding& b : impl->spec->tile_graph.outputs) {
     bool made = b.constant != nullptr;
-    for (const StageRun& stage : impl->stages)
-      for (const tiles::IoBinding& out : stage.tiles.outputs) made = made || out.name == b.name;
+    for (const SegmentRun& segment : impl->segments)
+      for (const tiles::IoBinding& out : segment.tiles.outputs) made = made || out.name == b.name;
     if (!made)
       return Status::error("pipeline: output \"" + b.name + "\" is computed by no stage (a view of an input?)");
   }
-  // Each tensor travels until the last stage that reads it (outputs: to the end).
+  // Each tensor travels until the last segment that reads it (outputs: to the end).
   std::map<std::string, size_t> last_reader;
-  for (size_t s = 0; s < impl->stages.size(); ++s)
-    for (const tiles::IoBinding& b : impl->stages[s].tiles.inputs) last_reader[b.name] = s;
-  for (const tiles::IoBinding& b : impl->spec->tile_graph.outputs) last_reader[b.name] = impl->stages.size();
+  for (size_t s = 0; s < impl->segments.size(); ++s)
+    for (const tiles::IoBinding& b : impl->segments[s].tiles.inputs) last_reader[b.name] = s;
+  for (const tiles::IoBinding& b : impl->spec->tile_graph.outputs) last_reader[b.name] = impl->segments.size();
   for (const auto& [name, s] : last_reader)
-    if (s < impl->stages.size()) impl->stages[s].forget.push_back(name);
+    if (s < impl->segments.size()) impl->segments[s].forget.push_back(name);
   return std::unique_ptr<Pipeline>(new Pipeline(std::move(impl)));
 }
 
 const PlacementReport& Pipeline::placement() const { return impl_->placement; }
 
 std::vector<double> Pipeline::last_stage_ms() const {
-  std::vector<double> ms;
-  for (const StageRun& stage : impl_->stages) ms.push_back(stage.last_ms);
+  std::vector<double> ms(impl_->placement.stages.size(), 0);
+  for (const SegmentRun& segment : impl_->segments) ms[segment.stage] += segment.last_ms;
   return ms;
 }
 
 std::vector<int64_t> Pipeline::arena_bytes() const {
-  std::vector<int64_t> bytes;
-  for (const StageRun& stage : impl_->stages) bytes.push_back(stage.tiles.arena_bytes);
+  std::vector<int64_t> bytes(impl_->placement.stages.size(), 0);
+  for (const SegmentRun& segment : impl_->segments) bytes[segment.stage] += segment.tiles.arena_bytes;
   return bytes;
 }
 
 Result<std::vector<Tensor>> Pipeline::run(const std::vector<Tensor>& inputs) {
   TESSERA_ASSIGN_OR_RETURN(Message message, impl_->first_message(inputs));
-  for (StageRun& stage : impl_->stages) stage.run(&message);
+  for (SegmentRun& segment : impl_->segments) segment.run(&message);
   return impl_->outputs(message);
 }
 
@@ -217,9 +223,11 @@ Status Pipeline::run_stream(size_t count, const std::function<std::vector<Tensor
   }
   return Status();
 #else
-  const size_t stages = impl_->stages.size();
-  std::vector<std::unique_ptr<Channel<Message>>> channels;  // channels[s] feeds stage s + 1 (the last: outputs)
-  for (size_t s = 0; s < stages; ++s)
+  // A thread per segment: segments of one stage share its executor, which takes their runs
+  // as it takes two sessions'.
+  const size_t segments = impl_->segments.size();
+  std::vector<std::unique_ptr<Channel<Message>>> channels;  // channels[s] feeds segment s + 1 (the last: outputs)
+  for (size_t s = 0; s < segments; ++s)
     channels.push_back(std::make_unique<Channel<Message>>(std::max<size_t>(queue, 1)));
   std::mutex error_mutex;
   Status error;
@@ -230,26 +238,27 @@ Status Pipeline::run_stream(size_t count, const std::function<std::vector<Tensor
   };
 
   std::vector<std::thread> threads;
-  threads.emplace_back([&] {  // the first stage reads the inputs
+  threads.emplace_back([&] {  // the first segment reads the inputs
     for (size_t k = 0; k < count; ++k) {
       Result<Message> message = impl_->first_message(next_input(k));
       if (!message.ok()) return fail(message.status().with_context("stream input " + std::to_string(k)));
-      impl_->stages[0].run(&*message);
+      impl_->segments[0].run(&*message);
       if (!channels[0]->push(std::move(*message))) return;
     }
     channels[0]->close();
   });
-  for (size_t s = 1; s < stages; ++s) {
+  for (size_t s = 1; s < segments; ++s) {
     threads.emplace_back([&, s] {
       while (std::optional<Message> message = channels[s - 1]->pop()) {
-        impl_->stages[s].run(&*message);
+        impl_->segments[s].run(&*message);
         if (!channels[s]->push(std::move(*message))) return;
       }
       channels[s]->close();
     });
   }
   size_t delivered = 0;
-  while (std::optional<Message> message = channels[stages - 1]->pop()) on_output(delivered++, impl_->outputs(*message));
+  while (std::optional<Message> message = channels[segments - 1]->pop())
+    on_output(delivered++, impl_->outputs(*message));
   for (std::thread& t : threads) t.join();
   return error;
 #endif

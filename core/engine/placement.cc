@@ -179,7 +179,7 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
                              plan::place_layers_ip(layers, plan_options, options.milp_solver, options.ip_seconds));
     report.ip_ran = true;
     report.ip_optimal = ip.optimal;
-    report.contiguous = !ip.improved;
+    report.contiguous = plan::is_contiguous(layers, ip.placement);
     report.ip_columns = ip.columns;
     report.ip_rows = ip.rows;
     placement = std::move(ip.placement);
@@ -215,7 +215,9 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   report.latency_ms = placement.latency * 1e3;
   report.period_ms = placement.period * 1e3;
   report.choice = choose(report, objective);
-  report.coarsening = plan::describe(placement.coarsening);
+  report.coarsening = placement.coarsening.ideals.empty()
+                          ? "none: no contiguous split fits, the integer program placed the layers"
+                          : plan::describe(placement.coarsening);
   report.layers = layers.layers.size();
   report.ideals = placement.coarsening.ideals.size();
   report.planning_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

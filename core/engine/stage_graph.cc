@@ -2,6 +2,9 @@
 // renumbered, and what crosses the stage's boundary becomes its inputs and outputs.
 #include "core/engine/stage_graph.h"
 
+#include <set>
+#include <utility>
+
 #include "core/tiles/tiling_plan.h"
 
 namespace tessera {
@@ -66,6 +69,50 @@ graph::Graph stage_graph(const graph::Graph& g, const std::vector<bool>& in_stag
   }
   stage.renumber_producers();
   return stage;
+}
+
+std::vector<StageSegment> stage_segments(const graph::Graph& g, const std::vector<int>& stage_of) {
+  // Each placed node's placed producers, looking through the nodes that own no tiles.
+  const size_t n = g.nodes.size();
+  std::vector<std::vector<size_t>> readers(n);
+  std::vector<size_t> waiting(n, 0);
+  for (size_t v = 0; v < n; ++v) {
+    if (stage_of[v] < 0) continue;
+    std::set<size_t> producers;
+    std::vector<int> tensors(g.nodes[v].inputs.begin(), g.nodes[v].inputs.end());
+    while (!tensors.empty()) {
+      const int t = tensors.back();
+      tensors.pop_back();
+      const int p = t >= 0 ? g.tensors[t].producer : -1;
+      if (p < 0) continue;
+      if (stage_of[p] >= 0) {
+        producers.insert(static_cast<size_t>(p));
+      } else {
+        tensors.insert(tensors.end(), g.nodes[p].inputs.begin(), g.nodes[p].inputs.end());
+      }
+    }
+    waiting[v] = producers.size();
+    for (size_t p : producers) readers[p].push_back(v);
+  }
+  std::set<std::pair<int, size_t>> ready;  // (stage, node)
+  for (size_t v = 0; v < n; ++v)
+    if (stage_of[v] >= 0 && waiting[v] == 0) ready.insert({stage_of[v], v});
+  std::vector<StageSegment> segments;
+  while (!ready.empty()) {
+    auto next = ready.begin();
+    if (!segments.empty()) {
+      const int current = static_cast<int>(segments.back().stage);
+      if (auto same = ready.lower_bound({current, 0}); same != ready.end() && same->first == current) next = same;
+    }
+    const auto [stage, v] = *next;
+    ready.erase(next);
+    if (segments.empty() || segments.back().stage != static_cast<size_t>(stage))
+      segments.push_back({static_cast<size_t>(stage), std::vector<bool>(n, false)});
+    segments.back().in_segment[v] = true;
+    for (size_t r : readers[v])
+      if (--waiting[r] == 0) ready.insert({stage_of[r], r});
+  }
+  return segments;
 }
 
 }  // namespace tessera

@@ -16,4 +16,17 @@ namespace tessera {
 // output bytes are the next stage's input bytes.
 graph::Graph stage_graph(const graph::Graph& g, const std::vector<bool>& in_stage);
 
+// A run of one stage's nodes, as stage_graph takes them.
+struct StageSegment {
+  size_t stage = 0;
+  std::vector<bool> in_segment;  // over the graph's nodes
+};
+
+// The segments stages run in, in order: `stage_of` (per graph node, its stage, or -1 for a
+// node that owns no tiles) cut along a topological order that stays on one stage while it has
+// a ready node, and otherwise goes to the earliest stage that has one. A contiguous placement
+// gives its stages whole and in order; in one that is not, a tensor going back to an earlier
+// stage makes that stage run again, in a segment of its own.
+std::vector<StageSegment> stage_segments(const graph::Graph& g, const std::vector<int>& stage_of);
+
 }  // namespace tessera

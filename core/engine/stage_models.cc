@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/engine/stage_graph.h"
 #include "core/tiles/tiling_plan.h"
 
 namespace tessera {
@@ -117,7 +118,9 @@ Status split_layer(SourceGraph& source, size_t at, const std::vector<int64_t>& w
     }
     // Links' outputs "NAME/p.1", "NAME/p.2", ... ("NAME/p" is the last): the source's names
     // with the suffix could clash (a layer named as its output).
-    auto link_output = [&](size_t c) { return c == chain.size() ? piece_out : piece_out + "." + std::to_string(c + 1); };
+    auto link_output = [&](size_t c) {
+      return c == chain.size() ? piece_out : piece_out + "." + std::to_string(c + 1);
+    };
     piece.outputs = {link_output(0)};
     pieces.push_back(piece);
     for (size_t c = 0; c < chain.size(); ++c) {
@@ -225,37 +228,42 @@ json node_json(const model::NodeDesc& node) {
 
 Result<StagedModel> place_stage_models(const CompiledModel& model, const InputDims& dims, const PlaceOptions& options) {
   TESSERA_ASSIGN_OR_RETURN(Placed placed, model.place_graph(dims, options));
-  if (!placed.report.contiguous)
-    return Status::error("stage models: the integer program's stages send tensors back to earlier workers");
   const graph::Graph& g = placed.graph.graph();
   const model::ModelDesc& desc = model.desc();
   TESSERA_ASSIGN_OR_RETURN(SourceGraph source, source_graph(desc, g));
 
-  // The stage making each compiled node's output, and every tensor of the compiled graph.
-  std::map<std::string, size_t> made_in;
-  std::map<std::string, const graph::Tensor*> tensor;
+  // The segments the stages run in (one per stage when they are contiguous): each its own
+  // model. The segment making each compiled node's output, and every tensor of the compiled
+  // graph.
   std::map<std::string, size_t> node_of;
   for (size_t n = 0; n < g.nodes.size(); ++n) node_of[g.nodes[n].name] = n;
-  for (const graph::Tensor& t : g.tensors) tensor[t.name] = &t;
   const std::vector<StagePlan>& plans = placed.report.stages;
+  std::vector<int> stage_of(g.nodes.size(), -1);
   for (size_t s = 0; s < plans.size(); ++s)
-    for (const std::string& name : plans[s].nodes) made_in[g.tensors[g.nodes[node_of.at(name)].output].name] = s;
+    for (const std::string& name : plans[s].nodes) stage_of[node_of.at(name)] = static_cast<int>(s);
+  const std::vector<StageSegment> segments = stage_segments(g, stage_of);
+  std::map<std::string, size_t> made_in;
+  std::map<std::string, const graph::Tensor*> tensor;
+  for (const graph::Tensor& t : g.tensors) tensor[t.name] = &t;
+  for (size_t s = 0; s < segments.size(); ++s)
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+      if (segments[s].in_segment[n]) made_in[g.tensors[g.nodes[n].output].name] = s;
   std::set<std::string> graph_inputs;
   for (const ValueSpec& input : desc.inputs) graph_inputs.insert(input.name);
 
   // What each stage sends: the outputs it makes (the last stage: those no stage makes, such
   // as views of another stage's tensors), then what later stages find they need.
-  std::vector<std::set<std::string>> sends(plans.size());
+  std::vector<std::set<std::string>> sends(segments.size());
   for (const ValueSpec& output : desc.outputs) {
     if (graph_inputs.count(output.name) || source.constants.count(output.name))
       return Status::error("stage models: output \"" + output.name + "\" is an input or a constant, made by no stage");
     auto it = made_in.find(output.name);
-    sends[it == made_in.end() ? plans.size() - 1 : it->second].insert(output.name);
+    sends[it == made_in.end() ? segments.size() - 1 : it->second].insert(output.name);
   }
 
   StagedModel staged;
-  staged.stages.resize(plans.size());
-  for (size_t s = plans.size(); s-- > 0;) {
+  staged.stages.resize(segments.size());
+  for (size_t s = segments.size(); s-- > 0;) {
     std::vector<bool> include(source.nodes.size(), false);
     std::set<std::string> inputs, constants, seen;
     std::vector<std::string> stack(sends[s].begin(), sends[s].end());
@@ -282,8 +290,8 @@ Result<StagedModel> place_stage_models(const CompiledModel& model, const InputDi
     }
 
     StageModel& stage = staged.stages[s];
-    stage.worker = plans[s].worker;
-    stage.threads = plans[s].threads;
+    stage.worker = plans[segments[s].stage].worker;
+    stage.threads = plans[segments[s].stage].threads;
     json out = {{"format", "tessera"}, {"version", 2}, {"name", desc.name + "/stage" + std::to_string(s)}};
     auto value_json = [&](const std::string& name) -> Result<json> {
       auto it = tensor.find(name);

@@ -79,7 +79,7 @@ Status no_fit(const LayerGraph& graph, const PlacementOptions& options) {
   }
   int64_t weights = 0;
   for (const Layer& layer : graph.layers) weights += layer.weight_bytes;
-  return Status::error("placement: no split over " + std::to_string(options.workers.size()) +
+  return Status::error("placement: no contiguous split over " + std::to_string(options.workers.size()) +
                        " workers fits their memory (the weights alone take " + size_text(weights) + ")");
 }
 

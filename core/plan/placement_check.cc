@@ -96,4 +96,16 @@ Status check_placement(const LayerGraph& graph, const PlacementOptions& options,
   return Status();
 }
 
+bool is_contiguous(const LayerGraph& graph, const Placement& placement) {
+  std::vector<size_t> stage_of(graph.layers.size(), 0);
+  for (size_t s = 0; s < placement.stages.size(); ++s)
+    for (uint32_t l : placement.stages[s].layers) stage_of[l] = s;
+  for (const LayerTensor& tensor : graph.tensors) {
+    if (tensor.producer == kNoLayer) continue;
+    for (uint32_t c : tensor.consumers)
+      if (stage_of[c] < stage_of[tensor.producer]) return false;
+  }
+  return true;
+}
+
 }  // namespace tessera::plan

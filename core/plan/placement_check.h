@@ -15,4 +15,8 @@ namespace tessera::plan {
 Status check_placement(const LayerGraph& graph, const PlacementOptions& options, const Placement& placement,
                        bool contiguous = true);
 
+// Whether no tensor flows from a later stage to an earlier one (stages in their order), so
+// each stage can run once per input, after the ones before it.
+bool is_contiguous(const LayerGraph& graph, const Placement& placement);
+
 }  // namespace tessera::plan

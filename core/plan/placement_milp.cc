@@ -111,16 +111,10 @@ Placement stages_of(const LayerGraph& g, const PlacementOptions& options, const 
   return placement;
 }
 
-}  // namespace
-
-Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOptions& options, const MilpSolver& solver,
-                                    double seconds) {
-  TESSERA_ASSIGN_OR_RETURN(Placement contiguous, place_layers(graph, options));
-
-  const Columns c{graph.layers.size(), options.workers.size(), graph.tensors.size()};
-  const Milp milp = build(graph, options, c);
-  // The warm start: the contiguous placement's assignment and what follows from it.
-  std::vector<size_t> worker(graph.layers.size(), 0);
+// The warm start: the contiguous placement's assignment (into `worker`) and what follows
+// from it.
+std::vector<double> warm_start(const LayerGraph& graph, const Columns& c, const Placement& contiguous,
+                               std::vector<size_t>& worker) {
   for (const Stage& stage : contiguous.stages)
     for (uint32_t v : stage.layers) worker[v] = stage.worker;
   std::vector<double> start(c.count(), 0);
@@ -141,14 +135,33 @@ Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOpti
     start[c.a(worker[v])] = std::max(start[c.a(worker[v])], static_cast<double>(graph.layers[v].alive_bytes));
   }
   start[c.period()] = contiguous.period;
+  return start;
+}
+
+}  // namespace
+
+Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOptions& options, const MilpSolver& solver,
+                                    double seconds) {
+  Result<Placement> contiguous = place_layers(graph, options);
+  const Columns c{graph.layers.size(), options.workers.size(), graph.tensors.size()};
+  const Milp milp = build(graph, options, c);
+  std::vector<size_t> worker(graph.layers.size(), 0);
+  std::vector<double> start;
+  if (contiguous.ok()) start = warm_start(graph, c, *contiguous, worker);
 
   TESSERA_ASSIGN_OR_RETURN(MilpResult solved, solver(milp, start, seconds));
   IpPlacement out;
   out.columns = milp.columns.size();
   out.rows = milp.rows.size();
   out.optimal = solved.optimal;
-  out.placement = std::move(contiguous);
-  if (solved.values.size() != c.count()) return out;
+  // What stands when the program finds nothing better: the dynamic program's placement, or
+  // its error.
+  const auto fall_back = [&]() -> Result<IpPlacement> {
+    if (!contiguous.ok()) return contiguous.status();
+    out.placement = std::move(*contiguous);
+    return out;
+  };
+  if (solved.values.size() != c.count()) return fall_back();
   for (size_t v = 0; v < c.layers; ++v)
     for (size_t d = 0; d < c.workers; ++d)
       if (solved.values[c.x(v, d)] > 0.5) worker[v] = d;
@@ -156,15 +169,14 @@ Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOpti
   for (const Stage& stage : found.stages)  // the solver's tolerances must not buy an overfull worker
     if (options.workers[stage.worker].memory_bytes > 0 &&
         stage.memory_bytes > options.workers[stage.worker].memory_bytes)
-      return out;
+      return fall_back();
   const auto objective = [&](const Placement& p) {
     return options.objective == Objective::kThroughput ? p.period : p.latency;
   };
-  if (objective(found) < objective(out.placement) * (1 - 1e-9)) {
-    found.coarsening = std::move(out.placement.coarsening);
-    out.placement = std::move(found);
-    out.improved = true;
-  }
+  if (contiguous.ok() && objective(found) >= objective(*contiguous) * (1 - 1e-9)) return fall_back();
+  if (contiguous.ok()) found.coarsening = std::move(contiguous->coarsening);
+  out.placement = std::move(found);
+  out.improved = true;
   return out;
 }
 

@@ -20,15 +20,16 @@ using tessera::MilpSolver;
 
 struct IpPlacement {
   Placement placement;    // one stage per used worker, its layers in order (not contiguous)
-  bool improved = false;  // better for the objective than the dynamic program's contiguous placement
+  bool improved = false;  // better for the objective than the dynamic program's (or it found none)
   bool optimal = false;   // the solver proved it optimal
   size_t columns = 0, rows = 0;
 };
 
 // The dynamic program's placement for the objective, then the integer program warm-started
-// from it, given `seconds`; the program's placement is kept only if it does better. Its
-// `latency` is each worker's load added up. Check it with check_placement(..., contiguous =
-// false).
+// from it, given `seconds`; the program's placement is kept only if it does better. When no
+// contiguous placement fits, the program starts cold, and the dynamic program's error stands
+// if it finds nothing either. Its `latency` is each worker's load added up. Check it with
+// check_placement(..., contiguous = false).
 Result<IpPlacement> place_layers_ip(const LayerGraph& graph, const PlacementOptions& options, const MilpSolver& solver,
                                     double seconds);
 

@@ -236,7 +236,7 @@ TEST_CASE("memory budgets force a split, and a layer too big for every worker is
   options.workers = {{1, 1000}};
   const Result<Placement> too_few = place_layers(g, options);
   REQUIRE_FALSE(too_few.ok());
-  CHECK_THAT(too_few.status().message(), Catch::Contains("no split over 1 workers"));
+  CHECK_THAT(too_few.status().message(), Catch::Contains("no contiguous split over 1 workers"));
 
   // Workers that keep two copies of their weights hold one 400-byte layer each.
   options.workers.assign(4, {1, 1000});

@@ -1,5 +1,5 @@
-// The program goes to CBC as a column-major matrix with row bounds, the warm start as a MIP
-// start over every column.
+// The program goes to CBC as a column-major matrix with row bounds, the warm start (if any)
+// as a MIP start over every column.
 #include "native/milp/cbc_solver.h"
 
 #include <coin/Cbc_C_Interface.h>
@@ -13,7 +13,8 @@ namespace tessera::milp {
 Result<plan::MilpResult> solve_with_cbc(const plan::Milp& milp, const std::vector<double>& start, double seconds) {
   const int columns = static_cast<int>(milp.columns.size());
   const int rows = static_cast<int>(milp.rows.size());
-  if (start.size() != milp.columns.size()) return Status::error("milp: the start has the wrong number of values");
+  if (!start.empty() && start.size() != milp.columns.size())
+    return Status::error("milp: the start has the wrong number of values");
   // Row-major coefficients to column-major.
   std::vector<std::vector<std::pair<int, double>>> by_column(columns);
   for (int r = 0; r < rows; ++r) {
@@ -43,9 +44,11 @@ Result<plan::MilpResult> solve_with_cbc(const plan::Milp& milp, const std::vecto
   Cbc_setObjSense(model.get(), 1);
   Cbc_setLogLevel(model.get(), 0);
   Cbc_setMaximumSeconds(model.get(), seconds);
-  std::vector<int> all(columns);
-  std::iota(all.begin(), all.end(), 0);
-  Cbc_setMIPStartI(model.get(), columns, all.data(), start.data());
+  if (!start.empty()) {
+    std::vector<int> all(columns);
+    std::iota(all.begin(), all.end(), 0);
+    Cbc_setMIPStartI(model.get(), columns, all.data(), start.data());
+  }
   Cbc_solve(model.get());
 
   plan::MilpResult result;

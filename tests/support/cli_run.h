@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace tessera::testing {
 
@@ -22,6 +23,12 @@ struct CliOutcome {
 inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream file(path);
   file << text;
+  REQUIRE(file.good());
+}
+
+inline void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream file(path, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   REQUIRE(file.good());
 }
 

@@ -2,6 +2,7 @@
 #include "tests/support/op_model.h"
 
 #include <cstring>
+#include <utility>
 
 #include "core/ops/ops.h"
 
@@ -206,6 +207,14 @@ TestModel wide_layers_model() {
   const std::string wide = b.node("MatMul", {h, b.weight({700, 333})});
   const std::string skip = b.node("MatMul", {wide, b.weight({333, 333})});
   return b.build({b.node("Add", {skip, wide})});
+}
+
+TestModel interleaved_chain_model() {
+  ModelBuilder b(3);
+  std::string h = b.input({1, 200});
+  for (const auto& [in, out] : {std::pair<int64_t, int64_t>{200, 500}, {500, 250}, {250, 500}, {500, 150}, {150, 416}})
+    h = b.node("Relu", {b.node("MatMul", {h, b.weight({in, out})})});
+  return b.build({h});
 }
 
 }  // namespace tessera::testing

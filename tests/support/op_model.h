@@ -78,6 +78,12 @@ class ModelBuilder {
 // residual Add fused into a last MatMul, which must stay whole. Weights: 547, 2.7, 910 and 433 KiB.
 TestModel wide_layers_model();
 
+// A chain of five MatMul + ReLU layers with weights of 0.4, 0.5, 0.5, 0.3 and 0.25 MB: over two
+// workers of 1.01 MB no prefix and suffix both fit, while layers 2 and 3 on one worker and the
+// rest on the other do. Only a non-contiguous placement (the integer program's) fits.
+TestModel interleaved_chain_model();
+inline constexpr int64_t kInterleavedChainWorkerBytes = 1010000;
+
 // Random integer in [lo, hi].
 int64_t random_int(std::mt19937& rng, int64_t lo, int64_t hi);
 

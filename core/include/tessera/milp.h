@@ -31,7 +31,7 @@ struct MilpResult {
   bool optimal = false;        // proven within the time limit
 };
 
-// Solves `milp` from the feasible `start` (one value per column) within `seconds`.
+// Solves `milp` from the feasible `start` (one value per column; empty: none) within `seconds`.
 using MilpSolver =
     std::function<Result<MilpResult>(const Milp& milp, const std::vector<double>& start, double seconds)>;
 

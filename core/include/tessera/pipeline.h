@@ -30,9 +30,11 @@ class Pipeline {
   Pipeline& operator=(const Pipeline&) = delete;
 
   const PlacementReport& placement() const;
-  // Bytes of each stage's arena, in stage order.
+  // Bytes of each stage's arena (of its segments together when its nodes are not contiguous),
+  // in stage order.
   std::vector<int64_t> arena_bytes() const;
-  // Milliseconds of each stage's last run (copies in and out included), in stage order.
+  // Milliseconds of each stage's last run (copies in and out included; its segments' together),
+  // in stage order.
   std::vector<double> last_stage_ms() const;
 
   // One input through the stages in turn; inputs as Session::run takes them, for the dims the

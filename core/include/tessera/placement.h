@@ -25,7 +25,8 @@ struct PlaceOptions {
   std::string profile;
   // > 0: after the dynamic program, an integer program over non-contiguous splits too (any
   // node on any worker), warm-started from it and given this many seconds, solved by
-  // `milp_solver`. Its plan is kept only if it does better for the objective.
+  // `milp_solver`. Its plan is kept only if it does better for the objective, or if no
+  // contiguous split fits the workers' memory.
   double ip_seconds = 0;
   MilpSolver milp_solver;
 };
@@ -65,8 +66,8 @@ struct PlacementReport {
   uint64_t split_nodes = 0;
   std::string coarsening;  // how the layer graph was coarsened for the dynamic program
   // The integer program, when asked for: its size, whether it proved its plan optimal, and
-  // whether that plan beat the dynamic program's (then the stages are not contiguous: a
-  // tensor may go back to an earlier worker, and Pipeline cannot run them yet).
+  // whether the stages are contiguous (else a tensor goes back to an earlier worker, and a
+  // worker runs its nodes in several segments, docs/placement.md).
   bool ip_ran = false;
   bool ip_optimal = false;
   bool contiguous = true;
@@ -97,7 +98,8 @@ struct WeightExtent {
 
 // One stage as a model of its own (format version 2, fixed dims, no "weights" field): what a
 // worker with its own memory loads. Its weights file is `weight_bytes` bytes gathered from the
-// model's by `weights`.
+// model's by `weights`. A stage whose nodes are not contiguous runs in several segments, each
+// a model of its own on the same worker.
 struct StageModel {
   int worker = 0;
   int threads = 1;
@@ -110,7 +112,7 @@ struct StageModel {
 
 struct StagedModel {
   PlacementReport placement;
-  std::vector<StageModel> stages;
+  std::vector<StageModel> stages;  // in the order they run (one per stage, or per segment)
 };
 
 // {"placement": placement_report_json, "stages": [{"worker", "threads", "json" (the model, as
