@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/model/load.h"
+#include "tessera/pipeline.h"
 #include "tests/support/cli_run.h"
 #include "tests/support/engine_check.h"
 
@@ -64,18 +65,27 @@ TEST_CASE("release_pages gives back the whole pages inside its range; the bytes 
   CHECK(std::memcmp(heap.data(), bytes.data(), bytes.size()) == 0);
 }
 
-TEST_CASE("a model loaded from its file keeps its packed weights, not the file's pages") {
-  // 8 MiB of Gemm weights (B transposed: given back as packed) and 4 MiB of MatMul weights (B
-  // as is: given back once the node is bound), with a bias read into the packed panels.
+// 8 MiB of Gemm weights (B transposed: given back as packed) and 4 MiB of MatMul weights (B as
+// is: given back once the node is bound), with a bias read into the packed panels; written as
+// NAME.json and NAME.bin in the test's directory, whose path is returned.
+TestModel wide_layers(const std::string& name, std::string* json_path) {
   ModelBuilder b(5);
   const std::string x = b.input({4, 1024});
   std::string h = b.node("Gemm", {x, b.weight({2048, 1024}), b.weight({2048})}, {{"transB", 1}});
   const TestModel m = b.build({b.node("MatMul", {b.node("Relu", {h}), b.weight({2048, 512})})});
   const std::string dir = work_dir("weights_memory");
-  write_text(dir + "/wide.json", m.json);
-  write_bytes(dir + "/wide.bin", m.weights);
+  *json_path = dir + "/" + name + ".json";
+  write_text(*json_path, m.json);
+  write_bytes(dir + "/" + name + ".bin", m.weights);
+  return m;
+}
 
-  auto from_file = Model::load_file(dir + "/wide.json", {});
+TEST_CASE("a model loaded from its file keeps its packed weights, not the file's pages") {
+  std::string path;
+  const TestModel m = wide_layers("wide", &path);
+  const std::string dir = work_dir("weights_memory");
+
+  auto from_file = Model::load_file(path, {});
   REQUIRE(from_file.ok());
   REQUIRE((*from_file)->info().ok());  // compiles: packs both matrices
   const int64_t compiled = resident_bytes(nullptr, dir + "/wide.bin");
@@ -89,6 +99,28 @@ TEST_CASE("a model loaded from its file keeps its packed weights, not the file's
   const int64_t ran = resident_bytes(nullptr, dir + "/wide.bin");
   INFO("resident after a run: " << ran << " bytes");
   CHECK(ran < static_cast<int64_t>(m.weights.size() / 32));
+}
+
+TEST_CASE("a pipeline's stages give back the file's pages they packed") {
+  std::string path;
+  const TestModel m = wide_layers("staged", &path);
+  auto from_file = Model::load_file(path, {});
+  REQUIRE(from_file.ok());
+  PlaceOptions options;
+  options.workers = options.threads = 2;
+  options.worker_memory = 10 << 20;  // the Gemm and the MatMul on workers of their own
+  auto pipeline = Pipeline::create(*from_file, {}, options);
+  INFO(pipeline.status().message());
+  REQUIRE(pipeline.ok());
+  CHECK((*pipeline)->placement().stages.size() == 2);
+  auto outputs = (*pipeline)->run(m.inputs);
+  REQUIRE(outputs.ok());
+  auto from_bytes = Model::load(m.json, m.weights, {});
+  REQUIRE(from_bytes.ok());
+  check_identical(*outputs, session_outputs(*from_bytes, m.inputs));
+  const int64_t resident = resident_bytes(nullptr, work_dir("weights_memory") + "/staged.bin");
+  INFO("resident after the stages ran: " << resident << " of " << m.weights.size() << " bytes");
+  CHECK(resident < static_cast<int64_t>(m.weights.size() / 32));
 }
 
 }  // namespace

@@ -36,6 +36,7 @@ graph::Graph stage_graph(const graph::Graph& g, const std::vector<bool>& in_stag
 
   graph::Graph stage;
   stage.name = g.name;
+  stage.hold_weights(g.weights());  // so its kernels give back the pages they pack
   std::vector<int> renamed(g.tensors.size(), -1);
   auto tensor = [&](int old) {
     if (renamed[old] < 0) {

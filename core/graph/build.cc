@@ -183,9 +183,10 @@ Status optimize(Graph& g) {
   assign_layouts(g);
   alias_views(g);
   remove_dead_nodes(g);
-  // The weights the passes folded into constants of the graph's own are not read again; the
-  // rest come back as the kernels pack them (and go again, tiles/compile.cc).
-  if (const AlignedBuffer* weights = g.weights()) weights->release_pages(weights->data(), weights->size());
+  // What the passes read of the weights (a batch norm's parameters, folded constants) is not
+  // read again; what the kernels pack comes back as they read it (and goes again,
+  // tiles/compile.cc).
+  if (const AlignedBuffer* weights = g.weights().get()) weights->release_pages(weights->data(), weights->size());
   return Status();
 }
 

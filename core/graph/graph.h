@@ -63,7 +63,7 @@ class Graph {
   // Keeps the model's weights alive as long as the graph points into them.
   void hold_weights(std::shared_ptr<const AlignedBuffer> weights) { weights_ = std::move(weights); }
   // The model's weights file, or null: kernels that packed its bytes may release their pages.
-  const AlignedBuffer* weights() const { return weights_.get(); }
+  const std::shared_ptr<const AlignedBuffer>& weights() const { return weights_; }
   // Where kept constants are interned: shared by every specialisation of one model.
   void use_store(std::shared_ptr<ConstantStore> store) { store_ = std::move(store); }
 

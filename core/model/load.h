@@ -42,8 +42,9 @@ Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t we
 Result<AlignedBuffer> read_file(const std::string& path);
 
 // A whole file mapped read-only (read into memory where it cannot be mapped): its pages are
-// read as they are first touched and may be released once used. The file must not be
-// truncated while the buffer lives.
+// read as they are first touched and may be released once used, to be read again when
+// touched. So the file must stay as it is while the buffer lives: rewritten in place, later
+// reads see the new bytes; truncated, they fault.
 Result<AlignedBuffer> map_file(const std::string& path);
 
 struct ModelFiles {

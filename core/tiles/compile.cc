@@ -32,15 +32,15 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
                                                    const CompileOptions& options) {
   const graph::Node& node = g.nodes[n];
   const ops::OpShapes shapes = g.shapes_of(node);
-  ops::BindArgs args{shapes,        {},         binding_of(g, memory, node.output), options.max_isa, g.path(n),
-                     options.store, g.weights()};
+  ops::BindArgs args{
+      shapes, {}, binding_of(g, memory, node.output), options.max_isa, g.path(n), options.store, g.weights().get()};
   for (int input : node.inputs) {
     args.inputs.push_back(input >= 0 ? binding_of(g, memory, input) : ops::TensorBinding());
   }
   auto kernel = ops::op_bind(node.attrs, args);
   // Its weights are packed now: the pages they came from go until a run reads them again
   // (small constants some kernels read as they are, or a gathered table's rows).
-  if (const AlignedBuffer* weights = g.weights()) {
+  if (const AlignedBuffer* weights = g.weights().get()) {
     for (int input : node.inputs) {
       if (input >= 0 && g.tensors[input].is_constant())
         weights->release_pages(g.tensors[input].constant, g.tensors[input].bytes());

@@ -224,11 +224,12 @@ export class Engine {
 
   /**
    * Measures this machine for the cost model: Tessera's kernels and runtime in this build, the
-   * shared bandwidth and hand-overs on this engine's threads, then what a tensor crossing
-   * between workers costs (round trips through this engine's worker, which calls made
-   * meanwhile would slow). Takes up to a minute or two (quick: a few seconds, coarser), during
-   * which the engine's other calls wait. The engine keeps the profile for its models'
-   * predict() and for placing models over workers.
+   * shared bandwidth and hand-overs on this engine's threads (the engine's other calls wait
+   * meanwhile), then what a tensor crossing between workers costs (round trips through this
+   * engine's worker: calls made then run between them, and slow them down). Takes up to a
+   * minute or two (quick: a few seconds, coarser). The engine keeps the profile for its
+   * models' predict() and for placing models over workers; until calibrate() resolves, they
+   * may see it without its transfers.
    * @param {{ quick?: boolean }} [options]
    * @returns the profile (names the build, ISA and date), for setProfile() later
    */

@@ -311,7 +311,7 @@ export class StagedModel {
   /** Inputs through the stages at once; outputs in the inputs' order. */
   runStream(inputs: Iterable<Record<string, InputTensor>> | AsyncIterable<Record<string, InputTensor>>):
     AsyncIterable<Record<string, OutputTensor>>;
-  /** Each worker's memory, in stage order. */
+  /** Each worker's memory, in worker order (the stages' order). */
   memoryUsage(): Promise<{ wasmBytes: number; heapInUseBytes: number }[]>;
   dispose(): Promise<void>;
 }

@@ -1,9 +1,9 @@
 // A model placed over workers (docs/placement.md): the core plans the stages from the model's
 // shapes alone, in an engine of its own that then goes, and cuts each stage into a model of
-// its own; each stage then runs in an engine of its own (a worker with its own WebAssembly
-// instance, so its own 4 GiB) holding only that stage's weights, its memory capped at the
-// worker's (threaded build). Tensors crossing a cut travel by postMessage through this thread,
-// transferred to the last stage that reads them.
+// its own (a model per segment when a stage's nodes are not contiguous); each worker is an
+// engine of its own (its own WebAssembly instance, so its own 4 GiB) holding only its stage's
+// weights, its memory capped at the worker's (threaded build). Tensors crossing a cut travel
+// by postMessage through this thread, transferred to the last stage that reads them.
 import { TesseraError } from './errors.js';
 import { kMinMaximumMemory } from './host/core_engine.js';
 import { weightsBeside } from './host/model_files.js';
@@ -102,19 +102,25 @@ export async function placeModel(context, json, weights, options) {
  */
 export async function loadStagedModel(context, json, weights, options) {
   const { parsed, source, plan } = await planStages(context, json, weights, options);
+  // One engine per worker: a worker whose nodes are not contiguous loads a model per segment.
+  const engines = new Map();  // worker -> engine
   const stages = [];
   try {
     for (const [index, stage] of plan.stages.entries()) {
-      const engine = await context.spawn(stage.threads, plan.placement.worker_memory);
-      stages.push({ engine, inputs: stage.inputs, outputs: stage.outputs, model: null });
+      if (!engines.has(stage.worker)) {
+        engines.set(stage.worker, await context.spawn(stage.threads, plan.placement.worker_memory));
+      }
+      const engine = engines.get(stage.worker);
       const stageWeights = await gather(source, stage.weights, stage.weight_bytes, `stage ${index}'s weights`);
-      stages.at(-1).model = await engine.loadModel(stage.json, stageWeights);
+      const model = await engine.loadModel(stage.json, stageWeights);
+      stages.push({ model, inputs: stage.inputs, outputs: stage.outputs });
     }
   } catch (error) {
-    await Promise.all(stages.map((s) => s.engine.dispose()));
+    await Promise.all([...engines.values()].map((engine) => engine.dispose()));
     throw error;
   }
-  return new StagedModel(parsed, plan.placement, stages);
+  const byWorker = [...engines.entries()].sort(([a], [b]) => a - b).map(([, engine]) => engine);
+  return new StagedModel(parsed, plan.placement, stages, byWorker);
 }
 
 // The placement report with the JS API's names.
@@ -146,10 +152,12 @@ function withHandOver(stages, declared) {
 
 export class StagedModel {
   #stages;
+  #engines;  // one per worker, in worker order
   #disposed = false;
   #onDispose = () => {};
 
-  constructor(parsed, placement, stages) {
+  constructor(parsed, placement, stages, engines) {
+    this.#engines = engines;
     this.name = parsed.name ?? '';
     const value = ({ name, dtype = 'float32', shape }) => ({ name, dtype, dims: shape });
     this.inputs = parsed.inputs.map(value);
@@ -206,9 +214,9 @@ export class StagedModel {
     }
   }
 
-  /** Each worker's { wasmBytes, heapInUseBytes }, in stage order. */
+  /** Each worker's { wasmBytes, heapInUseBytes }, in worker order. */
   memoryUsage() {
-    return Promise.all(this.#stages.map((s) => s.engine.memoryUsage()));
+    return Promise.all(this.#engines.map((engine) => engine.memoryUsage()));
   }
 
   async dispose() {
@@ -226,6 +234,6 @@ export class StagedModel {
   async markDisposed() {
     if (this.#disposed) return;
     this.#disposed = true;
-    await Promise.all(this.#stages.map((s) => s.engine.dispose()));
+    await Promise.all(this.#engines.map((engine) => engine.dispose()));
   }
 }

@@ -5,11 +5,6 @@
 import { CoreEngine } from './core_engine.js';
 import { readModelFiles } from './model_files.js';
 
-/**
- * @param port { post(message, transfer), listen(handler) } over the worker's channel
- * @param loadModule ({ flavour, threads, assetsUrl }) => Promise<module>
- * @param openFile (url) => Promise<{ size, read(offset, bytes) }>, for file: URLs (Node)
- */
 // A reply whose buffers are transferred to the caller, not copied.
 class Transferring {
   constructor(result, transfer) {
@@ -17,6 +12,12 @@ class Transferring {
     this.transfer = transfer;
   }
 }
+
+/**
+ * @param port { post(message, transfer), listen(handler) } over the worker's channel
+ * @param loadModule ({ flavour, threads, assetsUrl }) => Promise<module>
+ * @param openFile (url) => Promise<{ size, read(offset, bytes) }>, for file: URLs (Node)
+ */
 
 export function serve(port, loadModule, openFile = null) {
   let engine = null;
