@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -14,13 +15,19 @@ class AlignedBuffer {
  public:
   static constexpr size_t kAlignment = 64;
 
+  // `bytes` rounded up to a whole number of alignments: where the next block starts.
+  static constexpr int64_t padded(int64_t bytes) {
+    constexpr int64_t a = static_cast<int64_t>(kAlignment);
+    return (bytes + a - 1) / a * a;
+  }
+
   AlignedBuffer() = default;
   // Returns an empty buffer (data() == nullptr) when the allocation fails; callers report it.
   static AlignedBuffer allocate(size_t bytes) {
     AlignedBuffer buffer;
     if (bytes == 0) return buffer;
-    const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    buffer.data_ = static_cast<std::byte*>(std::aligned_alloc(kAlignment, rounded));
+    buffer.data_ = static_cast<std::byte*>(
+        std::aligned_alloc(kAlignment, static_cast<size_t>(padded(static_cast<int64_t>(bytes)))));
     if (buffer.data_ != nullptr) buffer.size_ = bytes;
     return buffer;
   }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engine/stage_graph.h"
+#include "core/ops/geometry.h"
 #include "core/tiles/tiling_plan.h"
 
 namespace tessera {
@@ -18,10 +19,6 @@ namespace tessera {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-constexpr int64_t kAlignment = static_cast<int64_t>(AlignedBuffer::kAlignment);
-
-int64_t align_up(int64_t bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
 // A constant of a stage model: its bytes are runs of the model's weights file.
 struct Constant {
@@ -48,8 +45,7 @@ int64_t attribute_int(const model::NodeDesc& node, const std::string& name, int6
 Result<const Constant*> column_slice(SourceGraph& source, const std::string& name, const std::string& slice_name,
                                      int64_t columns, int64_t begin, int64_t end, const std::string& where) {
   const Constant& c = source.constants.at(name);
-  int64_t count = 1;
-  for (int64_t d : c.shape) count *= d;
+  const int64_t count = ops::element_count(c.shape);
   if (count == 1) return nullptr;
   if (count != columns || c.shape.empty() || c.shape.back() != columns || c.extent.count != 1) {
     return Status::error(where + ": reads constant \"" + name + "\" of neither one value nor one per column");
@@ -162,8 +158,7 @@ Result<SourceGraph> source_graph(const model::ModelDesc& desc, const graph::Grap
   SourceGraph source;
   source.nodes = desc.nodes;
   for (const model::Initializer& init : desc.initializers) {
-    const int64_t bytes = init.element_count * static_cast<int64_t>(dtype_size(init.dtype));
-    source.constants[init.name] = {init.dtype, init.shape, {init.offset, bytes, bytes, 1, 0}};
+    source.constants[init.name] = {init.dtype, init.shape, {init.offset, init.bytes(), init.bytes(), 1, 0}};
   }
   std::map<std::string, const graph::Node*> compiled;
   for (const graph::Node& node : g.nodes)
@@ -321,7 +316,7 @@ Result<StagedModel> place_stage_models(const CompiledModel& model, const InputDi
                                      {"shape", c.shape},
                                      {"offset", extent.at},
                                      {"length", extent.bytes * extent.count}});
-      stage.weight_bytes = align_up(extent.at + extent.bytes * extent.count);
+      stage.weight_bytes = AlignedBuffer::padded(extent.at + extent.bytes * extent.count);
       stage.weights.push_back(extent);
     }
     out["nodes"] = json::array();

@@ -430,14 +430,7 @@ Result<ModelDesc> parse_model(std::string_view json_text, int64_t file_bytes) {
   return model;
 }
 
-int64_t byte_size(const Initializer& init) { return init.element_count * static_cast<int64_t>(dtype_size(init.dtype)); }
-
-bool read_for_planning(const Initializer& init) { return byte_size(init) <= kPlanningBytes; }
-
-int64_t align_up(int64_t bytes) {
-  const int64_t a = static_cast<int64_t>(AlignedBuffer::kAlignment);
-  return (bytes + a - 1) / a * a;
-}
+bool read_for_planning(const Initializer& init) { return init.bytes() <= kPlanningBytes; }
 
 // Where planning's initializers go in its buffer: one after another, in the model's order.
 std::vector<PlanningExtent> planning_layout(const ModelDesc& model) {
@@ -445,8 +438,8 @@ std::vector<PlanningExtent> planning_layout(const ModelDesc& model) {
   int64_t at = 0;
   for (const Initializer& init : model.initializers) {
     if (!read_for_planning(init)) continue;
-    extents.push_back({init.offset, byte_size(init), at});
-    at = align_up(at + byte_size(init));
+    extents.push_back({init.offset, init.bytes(), at});
+    at = AlignedBuffer::padded(at + init.bytes());
   }
   return extents;
 }
@@ -477,9 +470,9 @@ Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t we
   }
   int64_t largest_left = 0;
   for (const Initializer& init : model.initializers)
-    if (!read_for_planning(init)) largest_left = std::max(largest_left, byte_size(init));
+    if (!read_for_planning(init)) largest_left = std::max(largest_left, init.bytes());
   // The bytes read, then zeros standing in for every initializer left out.
-  const int64_t zeros_at = align_up(read_bytes);
+  const int64_t zeros_at = AlignedBuffer::padded(read_bytes);
   AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(zeros_at + largest_left));
   if (zeros_at + largest_left > 0 && !buffer.data()) return Status::error("out of memory for the planning weights");
   if (read_bytes > 0) std::memcpy(buffer.data(), read.data(), read.size());

@@ -25,6 +25,8 @@ struct Initializer {
   int64_t element_count = 1;
   int64_t offset = 0;               // of its bytes in the weights file
   const std::byte* data = nullptr;  // into ModelDesc::weights, aligned to the element size
+
+  int64_t bytes() const { return element_count * static_cast<int64_t>(dtype_size(dtype)); }
 };
 
 // One attribute value as written in the JSON; ops read them with typed accessors.

@@ -10,7 +10,7 @@ import { HostChannel } from './host/channel.js';
 import { kMinMaximumMemory, PREDICTED_SCHEDULERS, SCHEDULERS } from './host/core_engine.js';
 import { kCacheName } from './host/model_files.js';
 import { ownBuffer } from './own_buffer.js';
-import { loadRequest } from './sources.js';
+import { loadArguments, loadRequest } from './sources.js';
 import { loadStagedModel, placeModel } from './staged_model.js';
 import { measureTransfer } from './transfer_costs.js';
 
@@ -112,19 +112,6 @@ function profileText(profile, what) {
   return JSON.stringify(profile);
 }
 
-// The options of loadModel(json, weights, options) or loadModel(json, options), in the forms
-// loadRequest accepted: in the weights' place, anything but bytes or a URL is the options.
-function loadOptions(weights, options) {
-  if (options !== undefined && options !== null) return options;
-  const isWeights = weights instanceof URL || weights instanceof ArrayBuffer || ArrayBuffer.isView(weights);
-  return weights !== undefined && weights !== null && !isWeights ? weights : {};
-}
-
-// The weights of loadModel(json, weights, options), or of loadModel(json, options).
-function weightsOf(weights, options) {
-  return options === weights ? options.weights : weights;
-}
-
 // The planner's load options as the host takes them (the plan as JSON text); the planner's
 // name and the plan itself are checked by the core.
 function planningOptions({ planner, planScheduler, plan }) {
@@ -176,10 +163,10 @@ export class Engine {
    *   docs/placement.md)
    */
   async loadModel(json, weights, options) {
-    const given = loadOptions(weights, options);
-    if (given.workers !== undefined) return this.#loadStaged(json, weightsOf(weights, given), given);
+    const given = loadArguments(weights, options);
+    if (given.workers !== undefined) return this.#loadStaged(json, given.weights, given);
     const { request, transfer, onProgress } = loadRequest(json, weights, options);
-    request.planning = planningOptions(loadOptions(weights, options));
+    request.planning = planningOptions(given);
     const { id, signature, info } = await this.#channel.call('loadModel', request, transfer, onProgress);
     if (this.#disposed) throw new TesseraError('the engine was disposed');  // while the load finished
     const model = new Model(this.#channel, id, signature, info, this.threads, () => this.#models.delete(model));
@@ -207,8 +194,8 @@ export class Engine {
    * @param options { workers, workerMemory?, objective?, threads? }
    */
   async place(json, weights, options) {
-    const given = loadOptions(weights, options);
-    return placeModel(await this.#placing(given), json, weightsOf(weights, given), given);
+    const given = loadArguments(weights, options);
+    return placeModel(await this.#placing(given), json, given.weights, given);
   }
 
   // What planning over workers needs from this engine: its profile, threads and platform.

@@ -7,14 +7,18 @@ const isBytes = (value) => value instanceof ArrayBuffer || value instanceof Uint
 const isPlainObject = (value) => value !== null && typeof value === 'object' &&
   [Object.prototype, null].includes(Object.getPrototypeOf(value));
 
-// loadModel(json, weights?, options?), or loadModel(json, options) with options.weights.
-function splitArguments(weights, options) {
+/**
+ * The options of loadModel(json, weights?, options?), or of loadModel(json, options), with the
+ * weights as their `weights`.
+ */
+export function loadArguments(weights, options) {
   const isOptions = isPlainObject(weights);
   if (isOptions && options !== undefined) throw new TypeError('loadModel: takes (json, weights, options) or (json, options)');
   return isOptions ? weights : { ...options, weights: weights ?? options?.weights };
 }
 
-function jsonSource(json) {
+/** The model JSON as { url } (a URL's href) or { text }; a string must be JSON text. */
+export function jsonSource(json) {
   if (json instanceof URL) return { url: json.href };
   if (typeof json === 'string') {
     if (!json.trimStart().startsWith('{')) {
@@ -31,7 +35,7 @@ function jsonSource(json) {
 
 /** { request, transfer, onProgress } for the host worker's loadModel. */
 export function loadRequest(json, weightsArgument, optionsArgument) {
-  const { weights, onProgress, cache = false } = splitArguments(weightsArgument, optionsArgument);
+  const { weights, onProgress, cache = false } = loadArguments(weightsArgument, optionsArgument);
   if (onProgress !== undefined && typeof onProgress !== 'function') {
     throw new TypeError('loadModel: onProgress must be a function');
   }

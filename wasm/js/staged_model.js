@@ -7,6 +7,7 @@
 import { TesseraError } from './errors.js';
 import { kMinMaximumMemory } from './host/core_engine.js';
 import { weightsBeside } from './host/model_files.js';
+import { jsonSource } from './sources.js';
 import { bytesSource, gather, readText, urlSource } from './weight_source.js';
 
 const kObjectives = ['latency', 'throughput'];
@@ -44,18 +45,9 @@ function placeOptions({ workers, workerMemory, objective = 'latency' }, threads)
 
 // The JSON's text and the weights as sources that read in parts.
 async function sources(json, weights, openFile) {
-  let jsonText;
-  let jsonUrl = null;
-  if (json instanceof URL) {
-    jsonUrl = json;
-    jsonText = await readText(await urlSource(json, openFile, 'model JSON'));
-  } else if (typeof json === 'string') {
-    jsonText = json;
-  } else if (json !== null && typeof json === 'object') {
-    jsonText = JSON.stringify(json);
-  } else {
-    throw new TypeError('loadModel: json must be an object, JSON text or a URL');
-  }
+  const given = jsonSource(json);
+  const jsonUrl = given.url ? new URL(given.url) : null;
+  const jsonText = jsonUrl ? await readText(await urlSource(jsonUrl, openFile, 'model JSON')) : given.text;
   let parsed;
   try {
     parsed = JSON.parse(jsonText);
