@@ -187,11 +187,10 @@ double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t 
   return std::min(weight_bytes, panels);
 }
 
-TilePricer::Node TilePricer::node(double output_elements, double weight_bytes, uint32_t tiles,
-                                  double weight_reads) const {
-  // A node reads and writes about as much input as it writes output: the level these fit in
-  // is where its data come from; its weights stream in order, prefetched.
-  const MemoryLevel& level = source_level(profile_, 2 * 4 * output_elements);
+TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint32_t tiles, double weight_reads) const {
+  // The level whose half holds what the node reaches is where its data come from; its weights
+  // stream in order, prefetched.
+  const MemoryLevel& level = source_level(profile_, reach_bytes);
   const double again = std::max(0.0, weight_reads - weight_bytes);
   const double rereads =
       again > 0 ? again / thread_bandwidth(profile_, source_level(profile_, weight_bytes), threads_, Traffic::kRead)
@@ -227,14 +226,12 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
   std::vector<double> seconds(graph.tasks.size(), 0.0);
   const TilePricer pricer(profile, threads, static_cast<double>(graph.weight_bytes + graph.arena_bytes), in_model);
   for (const tiles::CompiledNode& node : graph.nodes) {
-    double elements = 1;
-    for (int64_t d : node.shape) elements *= static_cast<double>(d);
     const auto weights = static_cast<double>(node.weight_bytes);
     double reads = 0;
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       reads += tile_weight_bytes(graph.tasks[t].cost, weights, node.task_count);
     }
-    const TilePricer::Node priced = pricer.node(elements, weights, node.task_count, reads);
+    const TilePricer::Node priced = pricer.node(static_cast<double>(node.reach_bytes), weights, node.task_count, reads);
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       const tiles::Task& task = graph.tasks[t];
       seconds[t] = pricer.seconds(priced, task.cost, static_cast<double>(task.region.element_count()));

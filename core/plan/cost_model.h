@@ -58,11 +58,13 @@ class TilePricer {
     double bandwidth = 0;       // bytes per second from `level`
     double weight_seconds = 0;  // the node's weight reads (below), spread over its tiles
   };
+  // `reach_bytes`: what the caches must hold for the node to find its inputs
+  // (tiles::data_reach_bytes); its data come from the level whose half holds them.
   // `weight_reads`: the weight bytes all its tiles read (tile_weight_bytes summed). The first
   // read of each weight comes from the level that holds all the model's weights; the others
   // (the row blocks of a GEMM after the first, each reading the same panels) from the level
   // that holds the node's own weights.
-  Node node(double output_elements, double weight_bytes, uint32_t tiles, double weight_reads) const;
+  Node node(double reach_bytes, double weight_bytes, uint32_t tiles, double weight_reads) const;
 
   // Seconds of one tile's kernel: `cost` of its region, `elements` in it.
   double seconds(const Node& node, const ops::OpCost& cost, double elements) const;

@@ -85,9 +85,9 @@ struct TaskSpec {
   std::vector<uint32_t> children = {};
 };
 
-// A tile graph of these tasks; node n's output has shape node_shapes[n] (default [1]: its
-// activations fit in L1) and reads weight_bytes[n] of constants (default none).
-tiles::TileGraph hand_graph(const std::vector<TaskSpec>& specs, const std::vector<ops::Shape>& node_shapes = {},
+// A tile graph of these tasks; node n reaches reach_bytes[n] of activations (default 8: they
+// fit in L1) and reads weight_bytes[n] of constants (default none).
+tiles::TileGraph hand_graph(const std::vector<TaskSpec>& specs, const std::vector<int64_t>& reach_bytes = {},
                             const std::vector<int64_t>& weight_bytes = {}) {
   tiles::TileGraph g;
   for (uint32_t t = 0; t < specs.size(); ++t) {
@@ -97,7 +97,7 @@ tiles::TileGraph hand_graph(const std::vector<TaskSpec>& specs, const std::vecto
       tiles::CompiledNode node;
       node.name = "node" + std::to_string(s.node);
       node.op = "Test";
-      node.shape = s.node < node_shapes.size() ? node_shapes[s.node] : ops::Shape{1};
+      node.reach_bytes = s.node < reach_bytes.size() ? reach_bytes[s.node] : 8;
       node.weight_bytes = s.node < weight_bytes.size() ? weight_bytes[s.node] : 0;
       node.first_task = t;
       g.nodes.push_back(std::move(node));
@@ -476,7 +476,7 @@ TEST_CASE(
           {1, elementwise_cost(30000), 1000},  // 750 ns of traffic
           {2, elementwise_cost(12000), 1000},  // 1200 ns of traffic, added to the compute
       },
-      {{1000}, {10000}, {int64_t{1} << 28}});
+      {8000, 80000, int64_t{1} << 31});
   const std::vector<double> one = predict_task_seconds(g, p, 1);
   CHECK(one[0] == Approx(250e-9));
   CHECK(one[1] == Approx(750e-9));

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/plan/cost_model.h"
+#include "core/tiles/data_reach.h"
 #include "core/tiles/edges.h"
 
 namespace tessera::plan {
@@ -22,10 +23,9 @@ struct Priced {
   double exposure = 0;
 };
 
-Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTiling& tiling, const TilePricer& pricer,
-             const Profile& profile, int threads, double interference) {
+Priced price(const graph::Graph& g, const graph::Node& node, double reach_bytes, const tiles::NodeTiling& tiling,
+             const TilePricer& pricer, const Profile& profile, int threads, double interference) {
   const ops::OpShapes shapes = g.shapes_of(node);
-  const auto elements = static_cast<double>(ops::element_count(shapes.output));
   double weight_bytes = 0;
   for (int input : node.inputs) {
     if (input >= 0 && g.tensors[input].is_constant()) weight_bytes += static_cast<double>(g.tensors[input].bytes());
@@ -37,7 +37,7 @@ Priced price(const graph::Graph& g, const graph::Node& node, const tiles::NodeTi
     costs.emplace_back(ops::op_cost(node.attrs, shapes, region), static_cast<double>(region.element_count()));
     weight_reads += tile_weight_bytes(costs.back().first, weight_bytes, tiles);
   });
-  const TilePricer::Node priced = pricer.node(elements, weight_bytes, tiles, weight_reads);
+  const TilePricer::Node priced = pricer.node(reach_bytes, weight_bytes, tiles, weight_reads);
   Priced p;
   double longest = 0;
   for (const auto& [cost, tile_elements] : costs) {
@@ -80,6 +80,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
   ConfigOptions config_options = options.configs;
   config_options.threads = threads;
   const TilePricer pricer(profile, threads, options.model_bytes);
+  const std::vector<int64_t> reach = tiles::data_reach_bytes(g);
 
   // Configuration-graph nodes: the computing nodes, each with its configurations (the start
   // plan's among them) and what each costs alone.
@@ -97,7 +98,8 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     start_choice.push_back(static_cast<uint32_t>(at - c.begin()));
     std::vector<Priced> p;
     for (const tiles::NodeTiling& t : c)
-      p.push_back(price(g, g.nodes[n], t, pricer, profile, threads, options.interference));
+      p.push_back(
+          price(g, g.nodes[n], static_cast<double>(reach[n]), t, pricer, profile, threads, options.interference));
     index[n] = static_cast<int>(graph_node.size());
     graph_node.push_back(static_cast<int>(n));
     configs.push_back(std::move(c));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/tiles/data_reach.h"
 #include "core/tiles/edges.h"
 #include "core/tiles/memory_plan.h"
 
@@ -61,6 +62,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   // Tasks, node by node in topological order.
   std::vector<int> compiled_index(g.nodes.size(), -1);
   std::set<int> counted_constants;
+  const std::vector<int64_t> reach = data_reach_bytes(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     if (!owns_tiles(g, n)) continue;
@@ -80,6 +82,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       c.weight_bytes += g.tensors[input].bytes();
       if (counted_constants.insert(input).second) out.weight_bytes += g.tensors[input].bytes();
     }
+    c.reach_bytes = reach[n];
     c.shape = g.tensors[node.output].shape;
     c.layout = g.tensors[node.output].layout;
     c.output_offset = memory.storages[memory.storage_index[node.output]].offset;

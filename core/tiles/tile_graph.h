@@ -35,6 +35,7 @@ struct CompiledNode {
   double flops = 0;
   uint64_t in_edges = 0;     // edges into this node's tasks (data + reuse)
   int64_t weight_bytes = 0;  // constants it reads (weights, as given), each once
+  int64_t reach_bytes = 0;   // what the caches must hold for it to find its inputs (data_reach.h)
 };
 
 // A graph input or output: where its row-major bytes sit in the arena, or for an output
