@@ -75,6 +75,8 @@ int calibrate_command(int argc, char** argv) {
                 level["bytes"].get<int64_t>() ? format_bytes(level["bytes"].get<int64_t>()).c_str() : "",
                 level["read_gbps"].get<double>(), level["copy_gbps"].get<double>(), level["shared_gbps"].get<double>());
   }
+  if (p["cross_core_gbps"].get<double>() > 0)
+    std::printf("  data another core just wrote: read %.1f GB/s\n", p["cross_core_gbps"].get<double>());
   const auto& e = p["executor_ns"];
   std::printf(
       "  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over; idle threads spin %.0f us,\n"

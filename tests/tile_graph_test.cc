@@ -14,8 +14,8 @@
 #include "core/base/cpu_features.h"
 #include "core/graph/build.h"
 #include "core/model/load.h"
+#include "core/plan/cost_model.h"
 #include "core/plan/default_tiling.h"
-#include "core/plan/simulator.h"
 #include "core/tiles/compile.h"
 #include "tests/support/reference_run.h"
 
@@ -182,7 +182,8 @@ TEST_CASE("the simulator replays compiled graphs: every task after its parents, 
     auto c = compile_model(path, 3, true);
     std::vector<double> seconds;
     for (const tiles::Task& task : c->tiles.tasks) seconds.push_back(1e-9 * (task.cost.flops + 1000));
-    const std::vector<plan::SimTask> tasks = plan::sim_tasks(c->tiles, seconds);
+    const std::vector<plan::SimTask> tasks =
+        plan::sim_tasks(c->tiles, seconds, plan::uncalibrated_profile("scalar", "native"));
     double work = 0;
     for (double s : seconds) work += s;
     for (plan::SimScheduler scheduler : {plan::SimScheduler::kDynamic, plan::SimScheduler::kBarrier}) {

@@ -24,6 +24,10 @@ plan::GemmCurve measure_gemm_curve(Isa isa, const Budget& budget);
 // Read, copy and all-core bandwidth at working sets inside each cache level and in DRAM.
 std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget);
 
+// Read bandwidth of one core over data another core has just written (half an L2's worth),
+// 0 with one core.
+double measure_cross_core_read(int cores);
+
 // The executor's per-task, per-edge, steal and wake-up costs, from synthetic tile graphs of
 // empty and fixed-length tiles run on `threads` threads.
 plan::ExecutorCosts measure_executor(int threads, const Budget& budget);

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -111,6 +113,40 @@ double measure_shared_read(std::byte* data, size_t bytes, int threads, double se
 }
 
 }  // namespace
+
+double measure_cross_core_read(int cores) {
+  if (cores < 2) return 0;
+  // Half the L2: what one tile of a model hands the next, in the writer's L2 when read.
+  const auto bytes = static_cast<size_t>(cache_bytes(2) / 2) / 64 * 64;
+  AlignedBuffer buffer = AlignedBuffer::allocate(bytes);
+  if (buffer.data() == nullptr) return 0;
+  auto* words = reinterpret_cast<uint64_t*>(buffer.data());
+  const size_t count = bytes / sizeof(uint64_t);
+  constexpr int kRounds = 64;
+  std::atomic<int> turn{0};  // even: the writer's, odd: the reader's
+  std::vector<double> reads;
+  std::thread writer([&] {
+    for (int round = 0; round < kRounds; ++round) {
+      while (turn.load(std::memory_order_acquire) != 2 * round) {
+      }
+      for (size_t i = 0; i < count; ++i) words[i] = static_cast<uint64_t>(round) + i;
+      turn.store(2 * round + 1, std::memory_order_release);
+    }
+  });
+  volatile uint64_t sink = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    while (turn.load(std::memory_order_acquire) != 2 * round + 1) {
+    }
+    const auto start = std::chrono::steady_clock::now();
+    sink = sink ^ read_all(words, count);
+    reads.push_back(kernels::seconds_since(start));
+    turn.store(2 * round + 2, std::memory_order_release);
+  }
+  writer.join();
+  // The first quartile: another process taking a core only ever adds time.
+  std::nth_element(reads.begin(), reads.begin() + kRounds / 4, reads.end());
+  return static_cast<double>(bytes) / reads[kRounds / 4] * 1e-9;
+}
 
 std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget) {
   const int64_t l1 = cache_bytes(1), l2 = cache_bytes(2), l3 = cache_bytes(3);

@@ -240,11 +240,34 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
   return seconds;
 }
 
+std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile) {
+  TESSERA_CHECK(seconds.size() == graph.tasks.size());
+  std::vector<SimTask> tasks(graph.tasks.size());
+  for (size_t t = 0; t < graph.tasks.size(); ++t) {
+    const tiles::Task& task = graph.tasks[t];
+    tasks[t].node = task.node;
+    tasks[t].seconds = seconds[t];
+    tasks[t].children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
+    const tiles::CompiledNode& node = graph.nodes[task.node];
+    if (is_shared(source_level(profile, static_cast<double>(node.reach_bytes)))) continue;
+    const double output = static_cast<double>(task.region.element_count()) * 4;
+    const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
+    tasks[t].input_bytes = std::max(0.0, task.cost.bytes - output - weights);
+  }
+  return tasks;
+}
+
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
   const double edges = static_cast<double>(graph.data_edges + graph.reuse_edges);
   const double per_task_edges = graph.tasks.empty() ? 0 : edges / static_cast<double>(graph.tasks.size());
+  // Tiles price their inputs as read from a core's own caches; from another core's they come
+  // at the cross-core rate instead.
+  double cross_core_byte = 0;
+  if (profile.cross_core_gbps > 0 && profile.memory.size() > 1) {
+    cross_core_byte = std::max(0.0, 1 / (profile.cross_core_gbps * 1e9) - 1 / (profile.memory[1].read_gbps * 1e9));
+  }
   return {profile.executor.task + per_task_edges * profile.executor.edge, profile.executor.steal, profile.executor.wake,
-          profile.executor.spin};
+          profile.executor.spin, cross_core_byte};
 }
 
 Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler) {
@@ -255,7 +278,7 @@ Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int th
   const std::vector<double> seconds = predict_task_seconds(graph, profile, threads);
   out.node_seconds.assign(graph.nodes.size(), 0.0);
   for (size_t t = 0; t < graph.tasks.size(); ++t) out.node_seconds[graph.tasks[t].node] += seconds[t];
-  const std::vector<SimTask> tasks = sim_tasks(graph, seconds);
+  const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
   out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);
   out.critical_path = sim.critical_path;

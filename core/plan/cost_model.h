@@ -103,8 +103,15 @@ double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t 
 std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
                                          bool in_model = true);
 
+// The tasks of a compiled graph with the given per-task times (seconds, in task order). Input
+// bytes (a task's traffic less its output and its share of the weights) only where its
+// node's data come from a core's own caches: from a shared level, data another core made
+// cost what they would anyway.
+std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile);
+
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
-// average), steals and wake-ups.
+// average), steals and wake-ups; and reading another core's data, beyond the local read of
+// the level the model's data come from.
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
 struct Prediction {

@@ -52,6 +52,7 @@ Profile hand_profile() {
               {"DRAM", 0, 15, 10, 20}};
   p.executor = {1e-7, 3e-8, 2e-6, 5e-7};
   p.transfer = {3e-5, 12.5};
+  p.cross_core_gbps = 25;
   p.in_model["gemm"] = InModel{1.5, 2e-6, 1e-8};
   p.in_model["depthwise"] = InModel{1.25, 0, 0};
   return p;
@@ -181,6 +182,7 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.executor.wake == Approx(5e-7));
   CHECK(p.transfer.message == Approx(3e-5));
   CHECK(p.transfer.copy_gbps == 12.5);
+  CHECK(p.cross_core_gbps == 25);
   REQUIRE(p.in_model.size() == 2);
   CHECK(p.in_model.at("gemm").scale == 1.5);
   CHECK(p.in_model.at("gemm").tile == Approx(2e-6));
@@ -188,13 +190,15 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.in_model.at("depthwise").scale == 1.25);
 }
 
-TEST_CASE("a profile made before transfers were measured still reads, with none") {
+TEST_CASE("a profile made before transfers and cross-core reads were measured still reads, with none") {
   json doc = profile_doc();
   doc.erase("transfer");
+  doc.erase("cross_core_gbps");
   const Result<Profile> read = profile_from_json(doc.dump());
   REQUIRE(read.ok());
   CHECK(read->transfer.message == 0);
   CHECK(read->transfer.copy_gbps == 0);
+  CHECK(read->cross_core_gbps == 0);
   doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
   const Result<Profile> bad = profile_from_json(doc.dump());
   REQUIRE_FALSE(bad.ok());
@@ -585,6 +589,19 @@ TEST_CASE("a chain on one thread: its kernels plus the executor's costs per task
   // A chain gains nothing from a second thread, under either scheduler.
   CHECK(predict(g, p, 2, SimScheduler::kDynamic).latency == Approx(one.latency));
   CHECK(predict(g, p, 2, SimScheduler::kBarrier).latency == Approx(one.latency));
+}
+
+TEST_CASE("inputs from another core cost the cross-core rate beyond a local read, in a core's own caches") {
+  Profile p = hand_profile();  // L2 read at 50 GB/s, another core's data at 25 GB/s
+  const tiles::TileGraph g = hand_graph({{0, elementwise_cost(12000), 1000, {1}},  // 4000 of output
+                                         {1, elementwise_cost(12000), 1000}},
+                                        {8000, 32 << 20});  // node 1's data come from DRAM
+  CHECK(sim_costs(g, p).cross_core_byte == Approx(1 / 25e9 - 1 / 50e9));
+  const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p);
+  CHECK(tasks[0].input_bytes == 8000);  // 12000 of traffic less its 4000 of output
+  CHECK(tasks[1].input_bytes == 0);     // from DRAM, wherever they were made
+  p.cross_core_gbps = 0;                // not measured: no charge
+  CHECK(sim_costs(g, p).cross_core_byte == 0);
 }
 
 TEST_CASE("independent equal tiles on two threads take about half as long as on one") {

@@ -157,6 +157,7 @@ std::string profile_to_json(const Profile& p) {
       {"pool_tap_ns", p.pool_tap_ns},
       {"permute_ns", p.permute_ns},
       {"memory", memory},
+      {"cross_core_gbps", p.cross_core_gbps},
       {"in_model", in_model},
       {"executor_ns",
        {{"task", p.executor.task * 1e9},
@@ -194,6 +195,8 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.normalize_ns = r.number("normalize_ns");
   p.pool_tap_ns = r.number("pool_tap_ns");
   p.permute_ns = r.number("permute_ns");
+  if (doc.contains("cross_core_gbps"))  // absent from profiles made before it was measured
+    p.cross_core_gbps = r.number("cross_core_gbps", false);
   const json* machine = r.field("machine");
   const json* gemm = r.field("gemm");
   const json* unary = r.field("unary_ns");

@@ -82,6 +82,7 @@ struct Profile {
   double pool_tap_ns = 0;                  // per window tap of a pool
   double permute_ns = 0;                   // per byte moved by a strided copy, data in L1
   std::vector<MemoryLevel> memory;         // L1 first, DRAM last
+  double cross_core_gbps = 0;              // reading what another core just wrote (0: not measured)
   ExecutorCosts executor;
   TransferRates transfer;
   // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a

@@ -25,12 +25,16 @@ class Simulation {
         deques_(options.threads),
         idle_(options.threads, true),
         idle_since_(options.threads, 0.0),
-        pending_(tasks.size(), 0) {
+        pending_(tasks.size(), 0),
+        parents_(tasks.size()) {
     TESSERA_CHECK(options.threads >= 1);
     result_.busy.assign(options.threads, 0);
     result_.events.assign(tasks.size(), SimEvent{});
-    for (const SimTask& task : tasks) {
-      for (uint32_t child : task.children) ++pending_[child];
+    for (uint32_t t = 0; t < tasks.size(); ++t) {
+      for (uint32_t child : tasks[t].children) {
+        ++pending_[child];
+        parents_[child].push_back(t);
+      }
     }
     // Nodes: contiguous runs of tasks.
     for (uint32_t t = 0; t < tasks.size(); ++t) {
@@ -84,10 +88,21 @@ class Simulation {
 
   void start(int thread, uint32_t task, double time) {
     idle_[thread] = false;
-    const double end = time + duration(task);
-    result_.events[task] = {thread, time, end};
-    result_.busy[thread] += duration(task);
-    completions_.emplace(end, thread, task);
+    const double busy = duration(task) + cross_core_seconds(task, thread);
+    result_.events[task] = {thread, time, time + busy};
+    result_.busy[thread] += busy;
+    completions_.emplace(time + busy, thread, task);
+  }
+
+  // The share of the task's input bytes whose producers ran on other threads, at the price of
+  // reading them from another core's cache.
+  double cross_core_seconds(uint32_t task, int thread) const {
+    const std::vector<uint32_t>& parents = parents_[task];
+    if (parents.empty() || options_.costs.cross_core_byte <= 0) return 0;
+    const auto remote =
+        std::count_if(parents.begin(), parents.end(), [&](uint32_t p) { return result_.events[p].thread != thread; });
+    return tasks_[task].input_bytes * static_cast<double>(remote) / static_cast<double>(parents.size()) *
+           options_.costs.cross_core_byte;
   }
 
   // The runtime's find_work over the simulated deques; starts what it finds.
@@ -172,6 +187,7 @@ class Simulation {
   std::vector<bool> idle_;
   std::vector<double> idle_since_;  // when each idle thread ran out of work (0: spinning at the start)
   std::vector<uint32_t> pending_;
+  std::vector<std::vector<uint32_t>> parents_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> node_of_;  // task -> index into nodes_
   uint32_t current_node_ = 0;
@@ -184,18 +200,6 @@ class Simulation {
 
 SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options) {
   return Simulation(tasks, options).run();
-}
-
-std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds) {
-  TESSERA_CHECK(seconds.size() == graph.tasks.size());
-  std::vector<SimTask> tasks(graph.tasks.size());
-  for (size_t t = 0; t < graph.tasks.size(); ++t) {
-    const tiles::Task& task = graph.tasks[t];
-    tasks[t].node = task.node;
-    tasks[t].seconds = seconds[t];
-    tasks[t].children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
-  }
-  return tasks;
 }
 
 }  // namespace tessera::plan

@@ -1,8 +1,8 @@
 // A discrete-event simulation of one run of a tile graph on P threads, under the runtime's
 // scheduling policy (core/tiles/schedule_policy.h, which the executor runs too). Plain data in,
 // plain data out, no threads. Task times come from the caller (a cost model, or measured
-// tiles); the simulation adds what scheduling costs: a fixed overhead per task, a steal, and
-// the wake-up of an idle thread when work appears.
+// tiles); the simulation adds what scheduling costs: a fixed overhead per task, a steal, the
+// wake-up of an idle thread when work appears, and reading inputs another thread made.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,7 @@ struct SimTask {
   uint32_t node = 0;  // tasks are grouped by node, nodes in topological order
   double seconds = 0;
   std::vector<uint32_t> children;  // in the order the runtime visits them
+  double input_bytes = 0;          // what it reads of other tasks' outputs
 };
 
 struct SimCosts {
@@ -29,6 +30,10 @@ struct SimCosts {
   double steal = 0;          // taking a task from another thread's deque
   double wake = 0;           // an idle thread that went to sleep starting on work that appeared
   double spin = 0;           // how long an idle thread spins before it sleeps (threads spin at the start)
+  // Per input byte made on another thread, beyond what the task's own time charges: those
+  // bytes sit in the other core's cache. A task whose parents ran on other threads pays it
+  // for their share of its input bytes.
+  double cross_core_byte = 0;
 };
 
 struct SimOptions {
@@ -52,8 +57,5 @@ struct SimResult {
 };
 
 SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options);
-
-// The tasks of a compiled graph with the given per-task times (seconds, in task order).
-std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds);
 
 }  // namespace tessera::plan

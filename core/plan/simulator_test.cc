@@ -103,6 +103,24 @@ TEST_CASE("overheads, steals and wake-ups are charged where the policy pays them
   CHECK(r.latency == Approx(8.75));
 }
 
+TEST_CASE("inputs made on another thread cost their bytes at the cross-core rate") {
+  // The fork-join on two threads: the join runs on thread 1 after children from both threads,
+  // so half its input bytes cross; child 2, stolen by thread 1, reads all of the root's.
+  std::vector<SimTask> tasks = fork_join();
+  for (SimTask& t : tasks) t.input_bytes = 1000;
+  SimCosts costs;
+  costs.cross_core_byte = 1e-3;  // 1 s per 1000 bytes
+  const SimResult r = run(tasks, 2, SimScheduler::kDynamic, costs);
+  check_event(r, 0, 0, 0, 1);  // no parents
+  check_event(r, 1, 0, 1, 3);  // continues on the root's thread
+  check_event(r, 2, 1, 1, 4);  // stolen: + 1
+  check_event(r, 4, 0, 3, 5);
+  check_event(r, 3, 1, 4, 7);    // stolen: + 1
+  check_event(r, 5, 1, 7, 8.5);  // two of its four parents ran on thread 0: + 0.5
+  // One thread: nothing crosses.
+  CHECK(run(tasks, 1, SimScheduler::kDynamic, costs).latency == Approx(10));
+}
+
 TEST_CASE("no tasks: nothing to do") {
   const SimResult r = run({}, 2);
   CHECK(r.latency == 0);
