@@ -144,10 +144,29 @@ void reference(const BinaryAttrs& a, const OpShapes& s, std::span<const void* co
 
 namespace {
 
+// Contiguous runs of one short length in which each input either continues where the last
+// run ended or repeats it (a per-channel gate over NHWC pixels walks one run per pixel): one
+// kernel call for all of them, against copies of a repeating input laid end to end.
+struct RunBatch {
+  std::array<int64_t, 3> first{};  // the first run's offsets: a, b, y
+  int64_t length = 0;              // of each run
+  int64_t runs = 0;
+  std::array<bool, 2> repeats{};  // per input, decided by the second run
+};
+
+// Which run of an input the scratch holds copies of (the same gate serves a tile's pixels).
+struct RunCopies {
+  int64_t offset = -1;
+  int64_t length = 0;
+};
+
 class BinaryKernel final : public TileKernel {
  public:
-  // Runs with an operand stride other than 0 or 1 are gathered in chunks of this size.
+  // Runs with an operand stride other than 0 or 1 are gathered in chunks of this size; runs
+  // shorter than kShortRun, where a kernel call per run costs more than the run, are batched
+  // up to the same size.
   static constexpr int64_t kGatherChunk = 1024;
+  static constexpr int64_t kShortRun = 64;
 
   BinaryKernel(const BinaryAttrs& a, const BindArgs& args)
       : attrs_(a),
@@ -160,13 +179,21 @@ class BinaryKernel final : public TileKernel {
   }
 
   void run(const Region& region, const ExecContext& ctx) const override {
-    const float* a = input_data(a_, ctx);
-    const float* b = input_data(b_, ctx);
+    const std::array<const float*, 2> in = {input_data(a_, ctx), input_data(b_, ctx)};
     float* y = tensor_data(out_, ctx);
+    RunBatch batch;
+    std::array<RunCopies, 2> copies;
     walk_region(region, out_.layout, strides_,
                 [&](const std::array<int64_t, 3>& off, int64_t count, const std::array<int64_t, 3>& step) {
+                  if (step[0] == 1 && step[1] == 1 && step[2] == 1 && count < kShortRun) {
+                    if (extend(batch, off, count)) return;
+                    flush(batch, in, y, ctx.scratch, copies);
+                    batch = {off, count, 1, {}};
+                    return;
+                  }
+                  flush(batch, in, y, ctx.scratch, copies);
                   if (step[0] <= 1 && step[1] <= 1 && step[2] == 1) {
-                    kernels_.binary(attrs_.op, count, a + off[0], step[0], b + off[1], step[1], y + off[2]);
+                    kernels_.binary(attrs_.op, count, in[0] + off[0], step[0], in[1] + off[1], step[1], y + off[2]);
                     apply_epilogue_activation(kernels_, attrs_.epilogue, y + off[2], count);
                     return;
                   }
@@ -175,19 +202,57 @@ class BinaryKernel final : public TileKernel {
                     float* ga = ctx.scratch;
                     float* gb = ctx.scratch + kGatherChunk;
                     for (int64_t i = 0; i < n; ++i) {
-                      ga[i] = a[off[0] + (done + i) * step[0]];
-                      gb[i] = b[off[1] + (done + i) * step[1]];
+                      ga[i] = in[0][off[0] + (done + i) * step[0]];
+                      gb[i] = in[1][off[1] + (done + i) * step[1]];
                     }
                     kernels_.binary(attrs_.op, n, ga, 1, gb, 1, ga);
                     apply_epilogue_activation(kernels_, attrs_.epilogue, ga, n);
                     for (int64_t i = 0; i < n; ++i) y[off[2] + (done + i) * step[2]] = ga[i];
                   }
+                  copies = {};  // the gathers took the scratch
                 });
+    flush(batch, in, y, ctx.scratch, copies);
   }
   size_t scratch_floats(const Region&) const override { return 2 * kGatherChunk; }
   std::string kernel_name() const override { return kernels_.name; }
 
  private:
+  // Adds the run to the batch if it fits its pattern and its size.
+  static bool extend(RunBatch& batch, const std::array<int64_t, 3>& off, int64_t count) {
+    const int64_t at = batch.runs * batch.length;
+    if (batch.runs == 0 || count != batch.length || at + count > kGatherChunk || off[2] != batch.first[2] + at)
+      return false;
+    for (int k = 0; k < 2; ++k) {
+      const bool repeats = off[k] == batch.first[k];
+      const bool continues = off[k] == batch.first[k] + at;
+      if (batch.runs == 1 ? !repeats && !continues : batch.repeats[k] ? !repeats : !continues) return false;
+      if (batch.runs == 1) batch.repeats[k] = repeats && !continues;
+    }
+    ++batch.runs;
+    return true;
+  }
+
+  void flush(RunBatch& batch, const std::array<const float*, 2>& in, float* y, float* scratch,
+             std::array<RunCopies, 2>& copies) const {
+    if (batch.runs == 0) return;
+    const int64_t n = batch.runs * batch.length;
+    std::array<const float*, 2> operand{};
+    for (int k = 0; k < 2; ++k) {
+      operand[k] = in[k] + batch.first[k];
+      if (!batch.repeats[k]) continue;
+      float* filled = scratch + k * kGatherChunk;
+      if (copies[k].offset != batch.first[k] || copies[k].length != batch.length) {
+        for (int64_t r = 0; r + batch.length <= kGatherChunk; r += batch.length)
+          std::copy_n(operand[k], batch.length, filled + r);
+        copies[k] = {batch.first[k], batch.length};
+      }
+      operand[k] = filled;
+    }
+    kernels_.binary(attrs_.op, n, operand[0], 1, operand[1], 1, y + batch.first[2]);
+    apply_epilogue_activation(kernels_, attrs_.epilogue, y + batch.first[2], n);
+    batch.runs = 0;
+  }
+
   BinaryAttrs attrs_;
   TensorBinding a_, b_, out_;
   std::array<Strides, 3> strides_;

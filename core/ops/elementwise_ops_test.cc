@@ -66,5 +66,25 @@ TEST_CASE("binary ops mix NHWC conv outputs with row-major tensors") {
   check_against_reference(b.build({both, sum}), {.tolerance = 1e-5});
 }
 
+TEST_CASE("a squeeze-excitation gate over NHWC pixels: short runs batched, whatever the tiling") {
+  // Channels below, at and past a vector, a batch's end mid-row (1024 / 24 is not whole), a
+  // gate on either side, a fused activation, tiles of a few pixels to whole images.
+  uint32_t seed = 40;
+  for (int64_t channels : {3, 8, 24, 300}) {
+    for (bool gate_first : {false, true}) {
+      INFO(channels << " channels, gate first " << gate_first);
+      ModelBuilder b(seed++);
+      const auto x = b.input({2, 4, 9, 11});
+      const auto conv = b.node("Conv", {x, b.weight({channels, 4, 1, 1})});
+      const auto gate = b.node("Sigmoid", {b.node("GlobalAveragePool", {conv})});
+      const auto scaled =
+          b.node("Mul", gate_first ? std::vector<std::string>{gate, conv} : std::vector<std::string>{conv, gate});
+      const auto out = b.node("Relu", {b.node("Sub", {scaled, b.weight({channels, 1, 1})})});
+      check_against_reference(b.build({out}), {.tolerance = 1e-5, .threads = {1, 2}, .tile_flops = 500});
+      check_against_reference(b.build({out}), {.tolerance = 1e-5, .threads = {2}});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::testing

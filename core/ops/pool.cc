@@ -50,7 +50,12 @@ OpCost cost(const PoolAttrs& a, const OpShapes& s, const Region& out) {
                                                                   : static_cast<double>(a.kernel_h * a.kernel_w);
   double bytes = 4 * outputs;
   if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
-  return {.flops = outputs * window, .bytes = bytes, .kind = WorkKind::kPool};
+  // Inputs are NHWC: a block of channels reads one short run per pixel.
+  const bool block = out.extent(1) < s.output[1];
+  return {.flops = outputs * window,
+          .bytes = bytes,
+          .kind = WorkKind::kPool,
+          .input_run_bytes = block ? 4 * out.extent(1) : 0};
 }
 
 std::optional<Region> footprint(const PoolAttrs& a, const OpShapes& s, const Region& out, int) {
