@@ -144,8 +144,34 @@ std::pair<int64_t, int64_t> transposed_input_range(int64_t out_begin, int64_t ou
   return {begin, end};
 }
 
+bool runs_per_input_pixel(const ConvTransposeAttrs& a, const OpShapes& s) {
+  // Narrower than the widest GEMM panel (AVX-512's 32 columns).
+  constexpr int64_t kNarrow = 32;
+  const Shape& x = s.inputs[0];
+  const Shape& y = s.output;
+  return a.kernel_h == a.stride_h && a.kernel_w == a.stride_w && a.dilation_h == 1 && a.dilation_w == 1 &&
+         a.group == 1 && a.epilogue.residual_input < 0 && y[1] < kNarrow && y[2] + a.pad_top <= x[2] * a.stride_h &&
+         y[3] + a.pad_left <= x[3] * a.stride_w;
+}
+
 OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
   const int64_t cin_per_group = s.inputs[0][1] / a.group;
+  if (runs_per_input_pixel(a, s)) {
+    // A GEMM per input row the band reaches: its pixels x every tap's outputs x the inputs.
+    const Shape& x = s.inputs[0];
+    const int64_t first = floor_div(out.begin[2] + a.pad_top, a.stride_h);
+    const int64_t last = floor_div(out.end[2] - 1 + a.pad_top, a.stride_h);
+    const int64_t pixels = out.extent(0) * (last - first + 1) * x[3];
+    const int64_t columns = s.output[1] * a.kernel_h * a.kernel_w;
+    const double bytes = 4.0 * (static_cast<double>(out.element_count()) +
+                                static_cast<double>(pixels * (x[1] + columns)) + static_cast<double>(x[1] * columns));
+    return {2.0 * static_cast<double>(pixels * columns * x[1]),
+            bytes,
+            WorkKind::kGemm,
+            {pixels, columns, x[1]},
+            a.epilogue.activation,
+            a.epilogue.affine_passes()};
+  }
   const double outputs = static_cast<double>(out.element_count());
   // On average an output meets kernel / stride taps per axis.
   const double taps = static_cast<double>(a.kernel_h * a.kernel_w) / static_cast<double>(a.stride_h * a.stride_w);
@@ -155,7 +181,12 @@ OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const auto depth = static_cast<int64_t>(static_cast<double>(cin_per_group) * taps + 0.5);
-  return {flops, bytes, WorkKind::kGemm, {pixels, out.extent(1), std::max<int64_t>(1, depth)}};
+  return {flops,
+          bytes,
+          WorkKind::kGemm,
+          {pixels, out.extent(1), std::max<int64_t>(1, depth)},
+          a.epilogue.activation,
+          a.epilogue.affine_passes()};
 }
 
 std::optional<Region> footprint(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out, int input) {
@@ -169,6 +200,8 @@ TilingHints tiling_hints(const ConvTransposeAttrs& a, const OpShapes& s, const T
   const int64_t channels = s.output[1];
   const int64_t per_group = channels / a.group;
   const int64_t panel = kernels::best_gemm_kernel(q.isa).nr;
+  // A band of rows takes every channel and whole input rows: each computes all its taps.
+  if (runs_per_input_pixel(a, s)) return {{{0, 1}, {2, a.stride_h}}};
   const int64_t align = a.group == 1 || per_group % panel == 0 ? panel : per_group;
   // As for Conv: every row band re-reads all the weights, so weight-bound layers split
   // channel blocks first and rows only to feed threads.

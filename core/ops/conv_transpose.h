@@ -1,5 +1,6 @@
 // ConvTranspose (2-D, groups, strides, pads / auto_pad / output_shape, dilations,
-// output_padding): NHWC, run per output phase as an indirect GEMM over the taps of that phase.
+// output_padding): NHWC, run per output phase as an indirect GEMM over the taps of that phase,
+// or, for a few outputs from non-overlapping windows, per input pixel.
 #pragma once
 
 #include "core/ops/op_contract.h"
@@ -24,6 +25,13 @@ TilingHints tiling_hints(const ConvTransposeAttrs&, const OpShapes&, const Tilin
 LayoutChoice choose_layout(const ConvTransposeAttrs&, const OpShapes&, const LayoutQuery&);
 void reference(const ConvTransposeAttrs&, const OpShapes&, std::span<const void* const> in, void* out);
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs&, const BindArgs&);
+
+// A kernel as large as its stride (every output from one input pixel and one tap, as in a
+// detection head's upsampling), one group, no residual, every output reached, and fewer
+// output channels than a GEMM panel is wide: then one GEMM per input row, with every tap's
+// outputs as columns (kernel_h x kernel_w x channels), fills the panels a GEMM per output
+// phase (channels columns) would leave mostly empty.
+bool runs_per_input_pixel(const ConvTransposeAttrs& a, const OpShapes& s);
 
 // Input indices [begin, end) that contribute to outputs [out_begin, out_end) along one axis
 // (output o = i * stride - pad + k * dilation): exact, and empty when none does.

@@ -2,7 +2,10 @@
 // (oh + pad_top mod stride_h, ow + pad_left mod stride_w): all pixels of a phase meet the same
 // taps, so each phase is an indirect GEMM over its taps (row pointers into the NHWC input, a
 // zero row where a tap falls outside), with weights packed per phase, bias included, and
-// the fused epilogue applied at the store.
+// the fused epilogue applied at the store. A few outputs from non-overlapping windows
+// (runs_per_input_pixel) go per input row instead: one GEMM of the row's pixels against every
+// tap's outputs, scattered to the output rows of the band. Both sum bias, then the inputs in
+// order, one fma each: the same bits either way.
 #include <algorithm>
 #include <vector>
 
@@ -184,6 +187,106 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
   std::vector<float> zeros_;
 };
 
+class PixelGemmConvTransposeKernel final : public TileKernel {
+ public:
+  PixelGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const ConvWeights& source,
+                               const float* bias)
+      : a_(a),
+        in_(args.inputs[0]),
+        out_(args.output),
+        gemm_(kernels::best_gemm_kernel(args.max_isa)),
+        elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
+    const Shape& x = args.shapes.inputs[0];
+    const Shape& y = args.shapes.output;
+    in_h_ = x[2], in_w_ = x[3], in_c_ = x[1];
+    out_h_ = y[2], out_w_ = y[3], out_c_ = y[1];
+    columns_ = a.kernel_h * a.kernel_w * out_c_;
+    const std::string key =
+        pack_key("pixel_conv_transpose", {source.data, source.scale, bias},
+                 {static_cast<double>(gemm_.nr), static_cast<double>(in_c_), static_cast<double>(out_c_),
+                  static_cast<double>(a.kernel_h), static_cast<double>(a.kernel_w)});
+    const size_t floats = kernels::packed_gemm_weights_floats(gemm_.nr, in_c_, 1, columns_);
+    packed_ = packed_weights(args, key, floats, [&](float* dst) {
+      std::vector<float> scaled;
+      const float* weights = source.scaled(scaled);
+      // Row c, column (kh, kw, j): W[c][j][kh][kw]; each column's bias is its channel's.
+      std::vector<float> matrix(static_cast<size_t>(in_c_ * columns_));
+      std::vector<float> biases(static_cast<size_t>(columns_), 0.0f);
+      for (int64_t c = 0; c < in_c_; ++c) {
+        for (int64_t kh = 0; kh < a.kernel_h; ++kh) {
+          for (int64_t kw = 0; kw < a.kernel_w; ++kw) {
+            for (int64_t j = 0; j < out_c_; ++j) {
+              const int64_t column = (kh * a.kernel_w + kw) * out_c_ + j;
+              matrix[c * columns_ + column] = weights[((c * out_c_ + j) * a.kernel_h + kh) * a.kernel_w + kw];
+              if (bias) biases[column] = bias[j];
+            }
+          }
+        }
+      }
+      kernels::pack_gemm_weights(gemm_.nr, in_c_, 1, columns_, matrix.data(), columns_, 1, biases.data(), dst);
+    });
+  }
+
+  void run(const Region& r, const ExecContext& ctx) const override {
+    TESSERA_CHECK(r.begin[1] == 0 && r.end[1] == out_c_ && r.begin[3] == 0 && r.end[3] == out_w_);
+    const float* x = input_data(in_, ctx);
+    float* y = tensor_data(out_, ctx);
+    const Epilogue& e = a_.epilogue;
+    const float** pointers = reinterpret_cast<const float**>(ctx.scratch);
+    float* row = ctx.scratch + pointer_floats();  // one input row's pixels x columns
+    for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
+      const int64_t first = floor_div(r.begin[2] + a_.pad_top, a_.stride_h);
+      const int64_t last = floor_div(r.end[2] - 1 + a_.pad_top, a_.stride_h);
+      for (int64_t ih = first; ih <= last; ++ih) {
+        const float* image_row = x + (n * in_h_ + ih) * in_w_ * in_c_;
+        for (int64_t iw = 0; iw < in_w_; iw += gemm_.mr) {
+          const int64_t m = std::min<int64_t>(gemm_.mr, in_w_ - iw);
+          for (int64_t i = 0; i < gemm_.mr; ++i) pointers[i] = image_row + (iw + std::min(i, m - 1)) * in_c_;
+          for (int64_t c = 0; c < columns_; c += gemm_.nr) {
+            const float* w = packed_->as<float>() + kernels::packed_gemm_panel_offset(gemm_.nr, in_c_, 1, c / gemm_.nr);
+            gemm_.ukernel(m, std::min<int64_t>(gemm_.nr, columns_ - c), in_c_, 1, pointers, w, row + iw * columns_ + c,
+                          columns_, nullptr, 0, e.clamp);
+          }
+        }
+        // Tap (kh, kw) of input pixel iw is output (ih * stride_h - pad_top + kh, iw * stride_w
+        // - pad_left + kw): each output row of the band takes its taps' column blocks.
+        for (int64_t kh = 0; kh < a_.kernel_h; ++kh) {
+          const int64_t oh = ih * a_.stride_h - a_.pad_top + kh;
+          if (oh < r.begin[2] || oh >= r.end[2]) continue;
+          float* out_row = y + (n * out_h_ + oh) * out_w_ * out_c_;
+          // A pixel's taps along the row are adjacent outputs: one block of kernel_w x
+          // channels, clipped at the row's ends (a plain loop: blocks are a few floats).
+          for (int64_t iw = 0; iw < in_w_; ++iw) {
+            const int64_t ow = iw * a_.stride_w - a_.pad_left;
+            const int64_t kw0 = std::max<int64_t>(0, -ow), kw1 = std::min(a_.kernel_w, out_w_ - ow);
+            const float* from = row + iw * columns_ + (kh * a_.kernel_w + kw0) * out_c_;
+            float* to = out_row + (ow + kw0) * out_c_;
+            for (int64_t q = 0; q < (kw1 - kw0) * out_c_; ++q) to[q] = from[q];
+          }
+          if (e.has_tail()) apply_epilogue_tail(elementwise_, e, out_row, out_w_ * out_c_);
+        }
+      }
+    }
+  }
+
+  size_t scratch_floats(const Region&) const override {
+    return pointer_floats() + static_cast<size_t>(in_w_ * columns_);
+  }
+  std::string kernel_name() const override { return std::string(gemm_.name) + "_per_input_pixel"; }
+  bool valid() const { return packed_ != nullptr; }
+
+ private:
+  // The micro-kernel's row pointers, first in the scratch (aligned for pointers).
+  size_t pointer_floats() const { return (sizeof(const float*) * gemm_.mr + sizeof(float) - 1) / sizeof(float); }
+
+  ConvTransposeAttrs a_;
+  TensorBinding in_, out_;
+  const kernels::GemmKernel& gemm_;
+  const kernels::ElementwiseKernels& elementwise_;
+  int64_t in_h_ = 0, in_w_ = 0, in_c_ = 0, out_h_ = 0, out_w_ = 0, out_c_ = 0, columns_ = 0;
+  std::shared_ptr<const AlignedBuffer> packed_;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs& a, const BindArgs& args) {
@@ -194,6 +297,11 @@ Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs& a, const Bind
   if (weights.data == nullptr || (a.has_bias && bias == nullptr) ||
       (a.weight_scale_input >= 0 && weights.scale == nullptr)) {
     return Status::error(args.path + ": internal error: ConvTranspose weights are not bound as constants");
+  }
+  if (runs_per_input_pixel(a, args.shapes)) {
+    auto kernel = std::make_unique<PixelGemmConvTransposeKernel>(a, args, weights, bias);
+    if (!kernel->valid()) return Status::error(args.path + ": out of memory packing weights");
+    return std::unique_ptr<TileKernel>(std::move(kernel));
   }
   auto kernel = std::make_unique<PhaseGemmConvTransposeKernel>(a, args, weights, bias);
   if (!kernel->valid()) return Status::error(args.path + ": out of memory packing weights");

@@ -1,6 +1,8 @@
 // ConvTranspose against the scatter-form reference over random geometries (strides, pads,
 // output_padding, dilations, groups, odd sizes, bias), the ONNX padding rules, and tilings.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <cstring>
 
 #include "core/ops/conv_transpose.h"
@@ -40,6 +42,42 @@ TEST_CASE("conv transpose matches the reference over random geometries") {
     CHECK(b.shape_of(y) == Dims{n, m, full_h + oph - top - bottom, full_w + opw - left - right});
     check_against_reference(b.build({y}));
     check_against_reference(b.build({y}), {.threads = {3}, .all_isas = false, .tile_flops = 2e3});
+  }
+}
+
+TEST_CASE("conv transpose with a kernel as large as its stride and few outputs runs per input pixel") {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    INFO("seed " << seed);
+    ModelBuilder b(100 + seed);
+    auto& rng = b.rng();
+    const int64_t n = random_int(rng, 1, 2), h = random_int(rng, 1, 9), w = random_int(rng, 1, 17);
+    const int64_t sh = random_int(rng, 1, 3), sw = random_int(rng, 1, 3);
+    const int64_t c = random_int(rng, 1, 20), m = random_int(rng, 1, 31);
+    // Pads crop up to a tap less than the stride; output_padding stays within what was
+    // cropped at the end, so that every output is reached.
+    const int64_t top = random_int(rng, 0, sh - 1), left = random_int(rng, 0, sw - 1);
+    const int64_t bottom = random_int(rng, 0, sh - 1), right = random_int(rng, 0, sw - 1);
+    const int64_t oph = std::min(bottom, random_int(rng, 0, sh - 1));
+    const int64_t opw = std::min(right, random_int(rng, 0, sw - 1));
+    if (sh * h - top - bottom < 1 || sw * w - left - right < 1) continue;
+    const auto x = b.node("Relu", {b.input({n, c, h, w})});
+    std::vector<std::string> inputs{x, b.weight({c, m, sh, sw}, -0.5f, 0.5f)};
+    if (seed % 2) inputs.push_back(b.weight({m}));
+    std::string y = b.node("ConvTranspose", inputs,
+                           {{"kernel_shape", {sh, sw}},
+                            {"strides", {sh, sw}},
+                            {"pads", {top, left, bottom, right}},
+                            {"output_padding", {oph, opw}}});
+    if (seed % 3 == 1) y = b.node("Relu", {y});     // a clamp at the store
+    if (seed % 3 == 2) y = b.node("Sigmoid", {y});  // a tail over the output rows
+    const TestModel model = b.build({y});
+    const ModelInfo info = compiled_info(model);
+    const auto conv = std::find_if(info.nodes.begin(), info.nodes.end(),
+                                   [](const NodeInfo& node) { return node.op == "ConvTranspose"; });
+    REQUIRE(conv != info.nodes.end());
+    CHECK_THAT(conv->kernel, Catch::EndsWith("_per_input_pixel"));
+    check_against_reference(model);
+    check_against_reference(model, {.threads = {3}, .all_isas = false, .tile_flops = 2e3});
   }
 }
 
