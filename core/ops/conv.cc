@@ -49,6 +49,10 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   return ParsedOp{a, out};
 }
 
+bool gathers_rows(const ConvAttrs& a, const OpShapes& s) {
+  return s.inputs[0][1] / a.group <= kGatherRowChannels && a.kernel_h * a.kernel_w > 1;
+}
+
 OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   const int64_t cin_per_group = s.inputs[0][1] / a.group;
   const double outputs = static_cast<double>(out.element_count());
@@ -69,12 +73,13 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;
-  return {flops,
-          bytes,
-          WorkKind::kGemm,
-          {pixels, std::min(out.extent(1), channels / a.group), depth, a.kernel_h * a.kernel_w},
-          a.epilogue.activation,
-          a.epilogue.affine_passes()};
+  return {
+      flops,
+      bytes,
+      WorkKind::kGemm,
+      {pixels, std::min(out.extent(1), channels / a.group), depth, gathers_rows(a, s) ? 1 : a.kernel_h * a.kernel_w},
+      a.epilogue.activation,
+      a.epilogue.affine_passes()};
 }
 
 std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Region& out, int input) {

@@ -16,6 +16,12 @@ struct ConvAttrs : Window {
   Epilogue epilogue;
 };
 
+// Up to this many input channels per group, the GEMM gathers each output pixel's inputs
+// into one row (every tap's channels side by side, a 3-channel stem's 27 or 147 values)
+// instead of reading them through a pointer per tap.
+inline constexpr int64_t kGatherRowChannels = 8;
+bool gathers_rows(const ConvAttrs&, const OpShapes&);
+
 OpCost cost(const ConvAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ConvAttrs&, const OpShapes&, const TilingQuery& query);

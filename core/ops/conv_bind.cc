@@ -127,6 +127,7 @@ class IgemmConvKernel final : public ConvKernelBase {
     if (!valid()) return;
     zeros_.assign(g_.in_per_group, 0.0f);
     pixel_blocks_outer_ = sizeof(float) * group_floats_ <= kSmallWeightsBytes;
+    gather_rows_ = gathers_rows(a, args.shapes);
   }
 
   void run(const Region& r, const ExecContext& ctx) const override {
@@ -173,7 +174,7 @@ class IgemmConvKernel final : public ConvKernelBase {
   }
 
   size_t scratch_floats(const Region&) const override {
-    return (sizeof(const float*) * taps_ * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+    return pointer_floats() + (gather_rows_ ? static_cast<size_t>(gemm_.mr * taps_ * g_.in_per_group) : 0);
   }
   std::string kernel_name() const override { return gemm_.name; }
   bool valid() const { return packed_ != nullptr; }
@@ -193,7 +194,9 @@ class IgemmConvKernel final : public ConvKernelBase {
     const float* w = packed_->as<float>() + grp * group_floats_ +
                      kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
     const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
-    gemm_.ukernel(m, nc, g_.in_per_group, taps_, b.pointers, w, b.y + o, g_.out_c,
+    // Gathered rows are one tap of every tap's channels: the same k order, the same sums.
+    const int64_t kc = gather_rows_ ? taps_ * g_.in_per_group : g_.in_per_group;
+    gemm_.ukernel(m, nc, kc, gather_rows_ ? 1 : taps_, b.pointers, w, b.y + o, g_.out_c,
                   b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
   }
 
@@ -205,9 +208,44 @@ class IgemmConvKernel final : public ConvKernelBase {
                              g_.out_c);
   }
 
-  // Row pointers for MR output pixels starting at `pixel` (row-major within the image), one
-  // set per kernel tap; taps in the padding read zeros, rows past m repeat the last pixel.
+  // Row pointers for MR output pixels starting at `pixel` (row-major within the image): one
+  // set per kernel tap, or with few input channels (gathers_rows), where a tap's pointer would
+  // feed the micro-kernel a handful of FMAs, one per gathered row (k = tap x channels +
+  // channel, the order the weights are packed in).
   void fill_row_pointers(const float** a, const float* x, int64_t n, int64_t grp, int64_t pixel, int64_t m) const {
+    if (!gather_rows_) return fill_tap_pointers(a, x, n, grp, pixel, m);
+    const float* image = x + n * g_.in_h * g_.in_w * g_.in_c + grp * g_.in_per_group;
+    const int64_t cin = g_.in_per_group, row = taps_ * cin;
+    // A kernel row of taps reads adjacent input pixels: one copy of them all when it lies
+    // inside and the pixels hold only this group's channels.
+    const bool contiguous = attrs_.dilation_w == 1 && cin == g_.in_c;
+    float* rows = reinterpret_cast<float*>(a) + pointer_floats();
+    int64_t oh = pixel / g_.out_w, ow = pixel % g_.out_w;
+    for (int64_t i = 0; i < gemm_.mr; ++i) {
+      float* to = rows + i * row;
+      for (int64_t kh = 0; kh < attrs_.kernel_h; ++kh, to += attrs_.kernel_w * cin) {
+        const int64_t ih = oh * attrs_.stride_h - attrs_.pad_top + kh * attrs_.dilation_h;
+        const int64_t iw0 = ow * attrs_.stride_w - attrs_.pad_left;
+        if (ih < 0 || ih >= g_.in_h) {
+          std::fill_n(to, attrs_.kernel_w * cin, 0.0f);
+        } else if (contiguous && iw0 >= 0 && iw0 + attrs_.kernel_w <= g_.in_w) {
+          std::copy_n(image + (ih * g_.in_w + iw0) * g_.in_c, attrs_.kernel_w * cin, to);
+        } else {
+          for (int64_t kw = 0; kw < attrs_.kernel_w; ++kw) {
+            const int64_t iw = iw0 + kw * attrs_.dilation_w;
+            const bool inside = iw >= 0 && iw < g_.in_w;
+            for (int64_t c = 0; c < cin; ++c)
+              to[kw * cin + c] = inside ? image[(ih * g_.in_w + iw) * g_.in_c + c] : 0.0f;
+          }
+        }
+      }
+      a[i] = rows + i * row;
+      if (i + 1 < m && ++ow == g_.out_w) ow = 0, ++oh;  // rows past m repeat the last pixel
+    }
+  }
+
+  // Per tap: taps in the padding read zeros, rows past m repeat the last pixel.
+  void fill_tap_pointers(const float** a, const float* x, int64_t n, int64_t grp, int64_t pixel, int64_t m) const {
     const float* image = x + n * g_.in_h * g_.in_w * g_.in_c + grp * g_.in_per_group;
     int64_t oh = pixel / g_.out_w, ow = pixel % g_.out_w;
     for (int64_t i = 0; i < gemm_.mr; ++i) {
@@ -225,6 +263,11 @@ class IgemmConvKernel final : public ConvKernelBase {
     }
   }
 
+  // The tap pointers, first in the scratch; gathered rows follow them.
+  size_t pointer_floats() const {
+    return (sizeof(const float*) * taps_ * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+  }
+
   const kernels::GemmKernel& gemm_;
   // Packed weights of a group up to this size stay in L2 across a tile's pixel blocks.
   static constexpr size_t kSmallWeightsBytes = 256 * 1024;
@@ -234,6 +277,7 @@ class IgemmConvKernel final : public ConvKernelBase {
   int64_t taps_ = 1;
   size_t group_floats_ = 0;
   bool pixel_blocks_outer_ = true;
+  bool gather_rows_ = false;
   std::shared_ptr<const AlignedBuffer> packed_;
   std::vector<float> zeros_;
 };
