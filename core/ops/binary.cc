@@ -222,12 +222,14 @@ class BinaryKernel final : public TileKernel {
     const int64_t at = batch.runs * batch.length;
     if (batch.runs == 0 || count != batch.length || at + count > kGatherChunk || off[2] != batch.first[2] + at)
       return false;
+    std::array<bool, 2> repeats{};
     for (int k = 0; k < 2; ++k) {
-      const bool repeats = off[k] == batch.first[k];
+      repeats[k] = off[k] == batch.first[k];
       const bool continues = off[k] == batch.first[k] + at;
-      if (batch.runs == 1 ? !repeats && !continues : batch.repeats[k] ? !repeats : !continues) return false;
-      if (batch.runs == 1) batch.repeats[k] = repeats && !continues;
+      if (batch.runs == 1 ? !repeats[k] && !continues : batch.repeats[k] != repeats[k] || !(repeats[k] || continues))
+        return false;
     }
+    if (batch.runs == 1) batch.repeats = repeats;
     ++batch.runs;
     return true;
   }

@@ -145,13 +145,19 @@ std::pair<int64_t, int64_t> transposed_input_range(int64_t out_begin, int64_t ou
 }
 
 bool runs_per_input_pixel(const ConvTransposeAttrs& a, const OpShapes& s) {
-  // Narrower than the widest GEMM panel (AVX-512's 32 columns).
+  // Narrower than AVX-512's 32-column panel; the same bound for every ISA, so that a plan's
+  // tiling does not depend on which kernels run it.
   constexpr int64_t kNarrow = 32;
   const Shape& x = s.inputs[0];
   const Shape& y = s.output;
+  // Every output is reached (output_padding within the cropped end), and every input row and
+  // column reaches one: the kernel reads whole input rows, which must be all footprint.
+  const auto covers = [](int64_t in, int64_t out, int64_t stride, int64_t pad) {
+    return pad < stride && out + pad <= in * stride && (in - 1) * stride - pad < out;
+  };
   return a.kernel_h == a.stride_h && a.kernel_w == a.stride_w && a.dilation_h == 1 && a.dilation_w == 1 &&
-         a.group == 1 && a.epilogue.residual_input < 0 && y[1] < kNarrow && y[2] + a.pad_top <= x[2] * a.stride_h &&
-         y[3] + a.pad_left <= x[3] * a.stride_w;
+         a.group == 1 && a.epilogue.residual_input < 0 && y[1] < kNarrow && covers(x[2], y[2], a.stride_h, a.pad_top) &&
+         covers(x[3], y[3], a.stride_w, a.pad_left);
 }
 
 OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
@@ -200,7 +206,8 @@ TilingHints tiling_hints(const ConvTransposeAttrs& a, const OpShapes& s, const T
   const int64_t channels = s.output[1];
   const int64_t per_group = channels / a.group;
   const int64_t panel = kernels::best_gemm_kernel(q.isa).nr;
-  // A band of rows takes every channel and whole input rows: each computes all its taps.
+  // A band of rows takes every channel, cut at multiples of the stride: whole input rows
+  // when pad_top is 0 (else a row at a cut is computed by both bands; cost() counts it).
   if (runs_per_input_pixel(a, s)) return {{{0, 1}, {2, a.stride_h}}};
   const int64_t align = a.group == 1 || per_group % panel == 0 ? panel : per_group;
   // As for Conv: every row band re-reads all the weights, so weight-bound layers split

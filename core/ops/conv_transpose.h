@@ -27,10 +27,10 @@ void reference(const ConvTransposeAttrs&, const OpShapes&, std::span<const void*
 Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs&, const BindArgs&);
 
 // A kernel as large as its stride (every output from one input pixel and one tap, as in a
-// detection head's upsampling), one group, no residual, every output reached, and fewer
-// output channels than a GEMM panel is wide: then one GEMM per input row, with every tap's
-// outputs as columns (kernel_h x kernel_w x channels), fills the panels a GEMM per output
-// phase (channels columns) would leave mostly empty.
+// detection head's upsampling), one group, no residual, every output reached and every input
+// reaching one, and fewer than 32 output channels: then one GEMM per input row, with every
+// tap's outputs as columns (kernel_h x kernel_w x channels), fills the panels a GEMM per
+// output phase (channels columns) would leave mostly empty.
 bool runs_per_input_pixel(const ConvTransposeAttrs& a, const OpShapes& s);
 
 // Input indices [begin, end) that contribute to outputs [out_begin, out_end) along one axis

@@ -81,6 +81,20 @@ TEST_CASE("conv transpose with a kernel as large as its stride and few outputs r
   }
 }
 
+TEST_CASE("conv transpose cropping a whole input column keeps to the phase GEMM") {
+  // pads of a stride or more leave the first input column reaching no output: the per-pixel
+  // kernel, which reads whole input rows, would read past the footprint of a tile of W.
+  ModelBuilder b(7);
+  const auto x = b.node("Relu", {b.input({1, 8, 4, 4})});
+  const auto y = b.node("ConvTranspose", {x, b.weight({8, 4, 2, 2})},
+                        {{"kernel_shape", {2, 2}}, {"strides", {2, 2}}, {"pads", {0, 2, 0, 0}}});
+  const TestModel model = b.build({y});
+  for (const NodeInfo& node : compiled_info(model).nodes) {
+    if (node.op == "ConvTranspose") CHECK_THAT(node.kernel, !Catch::EndsWith("_per_input_pixel"));
+  }
+  check_against_reference(model, {.threads = {3}, .tile_flops = 50});
+}
+
 TEST_CASE("conv transpose footprints are the exact input rows that reach an output band") {
   std::mt19937 rng(11);
   for (int trial = 0; trial < 3000; ++trial) {

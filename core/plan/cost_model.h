@@ -110,8 +110,8 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
 std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile);
 
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
-// average), steals and wake-ups; and reading another core's data, beyond the local read of
-// the level the model's data come from.
+// average), steals and wake-ups; and reading another core's data, beyond a read from a core's
+// own L2.
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
 struct Prediction {

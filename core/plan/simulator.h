@@ -32,7 +32,8 @@ struct SimCosts {
   double spin = 0;           // how long an idle thread spins before it sleeps (threads spin at the start)
   // Per input byte made on another thread, beyond what the task's own time charges: those
   // bytes sit in the other core's cache. A task whose parents ran on other threads pays it
-  // for their share of its input bytes.
+  // for their share of its input bytes (every parent counted alike: the edges say neither
+  // how many bytes each hands over nor which only order a reuse of memory).
   double cross_core_byte = 0;
 };
 

@@ -28,7 +28,7 @@ TEST_CASE("data_reach_bytes counts what was touched since an input was made") {
   std::vector<int64_t> softmax, add;
   for (size_t n = 0; n < g->nodes.size(); ++n) (g->nodes[n].op == "Add" ? add : softmax).push_back(reach[n]);
   // Along the chain each node reaches its input and output; the Add reaches back to the graph
-  // input: itself and the three softmaxes after it (2 tensors each) and the Add's own three.
+  // input: the input itself and the three softmaxes' inputs and outputs since (1 + 3 x 2).
   CHECK(softmax == std::vector<int64_t>{2 * tensor, 2 * tensor, 2 * tensor});
   CHECK(add == std::vector<int64_t>{7 * tensor});
 }
