@@ -263,9 +263,11 @@ class IgemmConvKernel final : public ConvKernelBase {
     }
   }
 
-  // The tap pointers, first in the scratch; gathered rows follow them.
+  // The row pointers, first in the scratch (one per tap and row, or one per gathered row);
+  // gathered rows follow them.
   size_t pointer_floats() const {
-    return (sizeof(const float*) * taps_ * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+    const int64_t pointers = (gather_rows_ ? 1 : taps_) * gemm_.mr;
+    return (sizeof(const float*) * pointers + sizeof(float) - 1) / sizeof(float);
   }
 
   const kernels::GemmKernel& gemm_;

@@ -165,9 +165,9 @@ OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
   if (runs_per_input_pixel(a, s)) {
     // A GEMM per input row the band reaches: its pixels x every tap's outputs x the inputs.
     const Shape& x = s.inputs[0];
-    const int64_t first = floor_div(out.begin[2] + a.pad_top, a.stride_h);
-    const int64_t last = floor_div(out.end[2] - 1 + a.pad_top, a.stride_h);
-    const int64_t pixels = out.extent(0) * (last - first + 1) * x[3];
+    const auto [first, end] =
+        transposed_input_range(out.begin[2], out.end[2], a.stride_h, a.pad_top, a.kernel_h, a.dilation_h, x[2]);
+    const int64_t pixels = out.extent(0) * (end - first) * x[3];
     const int64_t columns = s.output[1] * a.kernel_h * a.kernel_w;
     const double bytes = 4.0 * (static_cast<double>(out.element_count()) +
                                 static_cast<double>(pixels * (x[1] + columns)) + static_cast<double>(x[1] * columns));

@@ -21,20 +21,37 @@ namespace tessera::ops {
 
 namespace {
 
-class PhaseGemmConvTransposeKernel final : public TileKernel {
+// What both GEMM paths share: bindings, kernels, the NHWC geometry and the packed weights.
+class GemmConvTransposeKernel : public TileKernel {
  public:
-  PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const ConvWeights& source,
-                               const float* bias)
+  GemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args)
       : a_(a),
         in_(args.inputs[0]),
         out_(args.output),
         gemm_(kernels::best_gemm_kernel(args.max_isa)),
         elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
-    if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
     const Shape& x = args.shapes.inputs[0];
     const Shape& y = args.shapes.output;
     in_h_ = x[2], in_w_ = x[3], in_c_ = x[1];
     out_h_ = y[2], out_w_ = y[3], out_c_ = y[1];
+  }
+  bool valid() const { return packed_ != nullptr; }
+
+ protected:
+  ConvTransposeAttrs a_;
+  TensorBinding in_, out_;
+  const kernels::GemmKernel& gemm_;
+  const kernels::ElementwiseKernels& elementwise_;
+  int64_t in_h_ = 0, in_w_ = 0, in_c_ = 0, out_h_ = 0, out_w_ = 0, out_c_ = 0;
+  std::shared_ptr<const AlignedBuffer> packed_;
+};
+
+class PhaseGemmConvTransposeKernel final : public GemmConvTransposeKernel {
+ public:
+  PhaseGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const ConvWeights& source,
+                               const float* bias)
+      : GemmConvTransposeKernel(a, args) {
+    if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
     cg_ = in_c_ / a.group, mg_ = out_c_ / a.group;
     // Taps of each phase along each axis: k with k * dilation = phase (mod stride).
     taps_h_.resize(a.stride_h);
@@ -143,7 +160,6 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
     return (sizeof(const float*) * std::max<size_t>(1, max_taps_) * gemm_.mr + sizeof(float) - 1) / sizeof(float);
   }
   std::string kernel_name() const override { return gemm_.name; }
-  bool valid() const { return packed_ != nullptr; }
 
  private:
   struct Phase {
@@ -174,32 +190,20 @@ class PhaseGemmConvTransposeKernel final : public TileKernel {
     }
   }
 
-  ConvTransposeAttrs a_;
-  TensorBinding in_, out_, residual_;
-  const kernels::GemmKernel& gemm_;
-  const kernels::ElementwiseKernels& elementwise_;
-  int64_t in_h_ = 0, in_w_ = 0, in_c_ = 0, out_h_ = 0, out_w_ = 0, out_c_ = 0, cg_ = 0, mg_ = 0;
+  TensorBinding residual_;
+  int64_t cg_ = 0, mg_ = 0;
   std::vector<std::vector<int64_t>> taps_h_, taps_w_;
   std::vector<size_t> phase_offset_;  // per phase (ph * stride_w + pw), within a group
   size_t group_floats_ = 0;
   size_t max_taps_ = 0;
-  std::shared_ptr<const AlignedBuffer> packed_;
   std::vector<float> zeros_;
 };
 
-class PixelGemmConvTransposeKernel final : public TileKernel {
+class PixelGemmConvTransposeKernel final : public GemmConvTransposeKernel {
  public:
   PixelGemmConvTransposeKernel(const ConvTransposeAttrs& a, const BindArgs& args, const ConvWeights& source,
                                const float* bias)
-      : a_(a),
-        in_(args.inputs[0]),
-        out_(args.output),
-        gemm_(kernels::best_gemm_kernel(args.max_isa)),
-        elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
-    const Shape& x = args.shapes.inputs[0];
-    const Shape& y = args.shapes.output;
-    in_h_ = x[2], in_w_ = x[3], in_c_ = x[1];
-    out_h_ = y[2], out_w_ = y[3], out_c_ = y[1];
+      : GemmConvTransposeKernel(a, args) {
     columns_ = a.kernel_h * a.kernel_w * out_c_;
     const std::string key =
         pack_key("pixel_conv_transpose", {source.data, source.scale, bias},
@@ -235,9 +239,9 @@ class PixelGemmConvTransposeKernel final : public TileKernel {
     const float** pointers = reinterpret_cast<const float**>(ctx.scratch);
     float* row = ctx.scratch + pointer_floats();  // one input row's pixels x columns
     for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
-      const int64_t first = floor_div(r.begin[2] + a_.pad_top, a_.stride_h);
-      const int64_t last = floor_div(r.end[2] - 1 + a_.pad_top, a_.stride_h);
-      for (int64_t ih = first; ih <= last; ++ih) {
+      const auto [first, end] =
+          transposed_input_range(r.begin[2], r.end[2], a_.stride_h, a_.pad_top, a_.kernel_h, a_.dilation_h, in_h_);
+      for (int64_t ih = first; ih < end; ++ih) {
         const float* image_row = x + (n * in_h_ + ih) * in_w_ * in_c_;
         for (int64_t iw = 0; iw < in_w_; iw += gemm_.mr) {
           const int64_t m = std::min<int64_t>(gemm_.mr, in_w_ - iw);
@@ -273,19 +277,19 @@ class PixelGemmConvTransposeKernel final : public TileKernel {
     return pointer_floats() + static_cast<size_t>(in_w_ * columns_);
   }
   std::string kernel_name() const override { return std::string(gemm_.name) + "_per_input_pixel"; }
-  bool valid() const { return packed_ != nullptr; }
 
  private:
   // The micro-kernel's row pointers, first in the scratch (aligned for pointers).
   size_t pointer_floats() const { return (sizeof(const float*) * gemm_.mr + sizeof(float) - 1) / sizeof(float); }
 
-  ConvTransposeAttrs a_;
-  TensorBinding in_, out_;
-  const kernels::GemmKernel& gemm_;
-  const kernels::ElementwiseKernels& elementwise_;
-  int64_t in_h_ = 0, in_w_ = 0, in_c_ = 0, out_h_ = 0, out_w_ = 0, out_c_ = 0, columns_ = 0;
-  std::shared_ptr<const AlignedBuffer> packed_;
+  int64_t columns_ = 0;  // kernel_h x kernel_w x output channels
 };
+
+template <class Kernel>
+Result<std::unique_ptr<TileKernel>> packed_or_error(std::unique_ptr<Kernel> kernel, const BindArgs& args) {
+  if (!kernel->valid()) return Status::error(args.path + ": out of memory packing weights");
+  return std::unique_ptr<TileKernel>(std::move(kernel));
+}
 
 }  // namespace
 
@@ -298,14 +302,9 @@ Result<std::unique_ptr<TileKernel>> bind(const ConvTransposeAttrs& a, const Bind
       (a.weight_scale_input >= 0 && weights.scale == nullptr)) {
     return Status::error(args.path + ": internal error: ConvTranspose weights are not bound as constants");
   }
-  if (runs_per_input_pixel(a, args.shapes)) {
-    auto kernel = std::make_unique<PixelGemmConvTransposeKernel>(a, args, weights, bias);
-    if (!kernel->valid()) return Status::error(args.path + ": out of memory packing weights");
-    return std::unique_ptr<TileKernel>(std::move(kernel));
-  }
-  auto kernel = std::make_unique<PhaseGemmConvTransposeKernel>(a, args, weights, bias);
-  if (!kernel->valid()) return Status::error(args.path + ": out of memory packing weights");
-  return std::unique_ptr<TileKernel>(std::move(kernel));
+  if (runs_per_input_pixel(a, args.shapes))
+    return packed_or_error(std::make_unique<PixelGemmConvTransposeKernel>(a, args, weights, bias), args);
+  return packed_or_error(std::make_unique<PhaseGemmConvTransposeKernel>(a, args, weights, bias), args);
 }
 
 }  // namespace tessera::ops
