@@ -41,6 +41,25 @@ TEST_CASE("run rejects wrong inputs with messages naming them, then keeps workin
   CHECK(relative_error(*good, *reference_run(m.json, m.weights, m.inputs)) < 1e-4);
 }
 
+TEST_CASE("subnormal weights count as zero, in elementwise ops and in packed GEMM weights") {
+  constexpr float kSubnormal = 1e-40f;
+  ModelBuilder b(3);
+  const auto x = b.input(Tensor("x", {1, 4}, {1, 0, 0, 0}));
+  const auto scaled = b.node("Mul", {x, b.constant({1, 4}, {kSubnormal, 1, 2, 3})});
+  // x picks the first row of the weights: the product is that row.
+  const auto picked =
+      b.node("MatMul", {x, b.constant({4, 3}, {kSubnormal, 1, -kSubnormal, 1, 1, 1, 1, 1, 1, 1, 1, 1})});
+  const TestModel m = b.build({scaled, picked});
+  auto model = Model::load(m.json, m.weights, {});
+  REQUIRE(model.ok());
+  Session session(model.value(), Executor::create(2));
+  auto out = session.run(m.inputs, {});
+  REQUIRE(out.ok());
+  const std::span<const float> s = (*out)[0].floats(), p = (*out)[1].floats();
+  CHECK(std::vector<float>(s.begin(), s.end()) == std::vector<float>{0, 0, 0, 0});
+  CHECK(std::vector<float>(p.begin(), p.end()) == std::vector<float>{0, 1, 0});
+}
+
 TEST_CASE("a failed load leaves the engine able to load and run other models") {
   const TestModel m = small_cnn(2);
   CHECK(!Model::load("{not json", {}, {}).ok());

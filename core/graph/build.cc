@@ -180,6 +180,7 @@ Status optimize(Graph& g) {
   fold_constants(g);
   recognize_activations(g);
   fuse_epilogues(g);
+  flush_subnormal_constants(g);
   assign_layouts(g);
   alias_views(g);
   remove_dead_nodes(g);

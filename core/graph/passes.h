@@ -21,6 +21,10 @@ void recognize_activations(Graph& g);
 // constant scalar, one activation, and a scalar affine after it.
 void fuse_epilogues(Graph& g);
 
+// Subnormal values of float constants (weights, and what the passes above folded) become
+// zero: multiplying by one is a hundred times slower on some cores.
+void flush_subnormal_constants(Graph& g);
+
 // Gives every tensor a memory layout (NHWC around convolutions and pools, row-major
 // elsewhere), inserting Relayout nodes where a consumer needs another layout.
 void assign_layouts(Graph& g);
