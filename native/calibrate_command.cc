@@ -80,9 +80,9 @@ int calibrate_command(int argc, char** argv) {
   const auto& e = p["executor_ns"];
   std::printf(
       "  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over; idle threads spin %.0f us,\n"
-      "            then a wake-up costs %.1f us\n",
+      "            then a wake-up costs %.1f us; a tile fed by another core pays %.2f us more\n",
       e["task"].get<double>(), e["edge"].get<double>(), e["steal"].get<double>(), e["spin"].get<double>() / 1e3,
-      e["wake"].get<double>() / 1e3);
+      e["wake"].get<double>() / 1e3, e["remote_input"].get<double>() / 1e3);
   const auto& t = p["transfer"];
   if (t["copy_gbps"].get<double>() > 0)
     std::printf("  between workers: %.1f us per hand-over, copies at %.1f GB/s\n", t["message_ns"].get<double>() / 1e3,

@@ -108,6 +108,7 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
   TESSERA_ASSIGN_OR_RETURN(InModelFit fit, fit_in_model(p, isa, budget));
   p.in_model = std::move(fit.kinds);
   p.executor.task = fit.task;
+  TESSERA_ASSIGN_OR_RETURN(p.executor.remote_input, fit_remote_input(p, isa, budget));
   return p;
 }
 

@@ -54,6 +54,12 @@ struct InModelFit {
 };
 Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget);
 
+// The cost of handing work between cores that the simulator does not otherwise see
+// (plan::ExecutorCosts::remote_input): the calibration networks compiled for every core and run
+// whole on them, against the simulator's predictions with `profile` (every other rate in it,
+// the in-model fit too). 0 on one core, or when predictions are not short without it.
+Result<double> fit_remote_input(const plan::Profile& profile, Isa isa, const Budget& budget);
+
 // "native", "wasm-threads" or "wasm-single": which build's runtime a profile describes.
 std::string build_flavor();
 // The CPU's model name ("AMD EPYC 9R14 96-Core Processor"), or "unknown" (e.g. in a browser).

@@ -124,15 +124,21 @@ Probe attention_network() {
   return {std::move(net), f, {1, 96, 384}};
 }
 
-}  // namespace
-
-Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget) {
+// The networks quick mode fits on, and the full mode's.
+std::vector<Probe> calibration_networks(const Budget& budget) {
   std::vector<Probe> probes;
   probes.push_back(mixed_network());
   if (!budget.quick) {
     probes.push_back(bottleneck_network());
     probes.push_back(attention_network());
   }
+  return probes;
+}
+
+}  // namespace
+
+Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget) {
+  const std::vector<Probe> probes = calibration_networks(budget);
   // Per kind, every tile, over three tilings of each network: small tiles to large.
   std::map<std::string, std::vector<Sample>> samples;
   double between = 0, edges = 0, tasks = 0;
@@ -158,6 +164,47 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
   // records, children and kernels are not all in cache.
   fit.task = std::max(profile.executor.task, (between - edges * profile.executor.edge) / std::max(1.0, tasks));
   return fit;
+}
+
+Result<double> fit_remote_input(const plan::Profile& profile, Isa isa, const Budget& budget) {
+  if (profile.cores < 2) return 0.0;
+  // Each network compiled for every core, with small tiles and large: its measured latency,
+  // and the tile graph the simulator predicts it from.
+  struct Run {
+    std::shared_ptr<const Specialization> spec;
+    double measured = 0;
+  };
+  std::vector<Run> runs;
+  for (const Probe& probe : calibration_networks(budget)) {
+    for (double tile_flops : {2e5, 2e6}) {
+      TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
+                               probe.net.compile(probe.output, probe.shape, isa, tile_flops, profile.cores));
+      TESSERA_ASSIGN_OR_RETURN(double measured, time_whole_runs(spec->tile_graph, profile.cores, budget.point()));
+      runs.push_back({std::move(spec), measured});
+    }
+  }
+  // The mean relative error of the predictions with `seconds` per remote input (the executor
+  // runs here without the public API's fixed cost per run, which predictions include).
+  plan::Profile trial = profile;
+  const auto error = [&](double seconds) {
+    trial.executor.remote_input = seconds;
+    double sum = 0;
+    for (const Run& run : runs) {
+      const plan::Prediction p =
+          plan::predict(run.spec->tile_graph, trial, profile.cores, plan::SimScheduler::kDynamic);
+      sum += (p.latency - profile.executor.run_all - run.measured) / run.measured;
+    }
+    return sum / static_cast<double>(runs.size());
+  };
+  // Predictions only grow with that cost: bisect for the one that leaves no mean error.
+  if (error(0) >= 0) return 0.0;
+  double low = 0, high = 1e-6;
+  while (error(high) < 0 && high < 1e-3) high *= 2;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (low + high) / 2;
+    (error(mid) < 0 ? low : high) = mid;
+  }
+  return high;
 }
 
 }  // namespace tessera::calibration

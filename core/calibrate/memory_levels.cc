@@ -113,6 +113,21 @@ double measure_shared_read(std::byte* data, size_t bytes, int threads, double se
   return total;
 }
 
+// The capacity of the L3 a core actually reaches, up to the `described` one: the working set,
+// doubling from the L2's capacity, up to which reads stay at least 1.5x faster than from
+// DRAM, twice over (a level serves data up to half its capacity: cost_model.h). In a VM, sysfs
+// may describe the host socket's L3 (480 MB where a guest's reads fall to DRAM's rate past
+// 64 MB); with no such working set, twice the L2.
+int64_t reached_l3_bytes(std::byte* data, int64_t l2, int64_t described, double dram_read, double seconds) {
+  int64_t fast = l2;
+  for (int64_t working_set = l2; working_set <= described / 2; working_set *= 2) {
+    const double read = measure_rates(data, static_cast<size_t>(working_set), seconds, false).read_gbps;
+    if (read < 1.5 * dram_read) break;
+    fast = working_set;
+  }
+  return 2 * fast;
+}
+
 }  // namespace
 
 double measure_cross_core_read(int cores) {
@@ -154,26 +169,32 @@ double measure_cross_core_read(int cores) {
 }
 
 std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget) {
-  const int64_t l1 = cache_bytes(1), l2 = cache_bytes(2), l3 = cache_bytes(3);
+  const int64_t l1 = cache_bytes(1), l2 = cache_bytes(2), described_l3 = cache_bytes(3);
   // Past the L3 four times over; one buffer serves every level (and, split, every core), so
   // that a WebAssembly heap, which never shrinks, grows by this much only.
-  const int64_t dram = std::max<int64_t>(4 * l3, 128 << 20);
+  const int64_t dram = std::max<int64_t>(4 * described_l3, 128 << 20);
   AlignedBuffer buffer = AlignedBuffer::allocate(static_cast<size_t>(dram));
   if (buffer.data() == nullptr) return {};
   std::memset(buffer.data(), 1, buffer.size());
+  const Rates from_dram = measure_rates(buffer.data(), static_cast<size_t>(dram), budget.point() * 2, true);
+  const int64_t l3 = reached_l3_bytes(buffer.data(), l2, described_l3, from_dram.read_gbps, budget.point() / 3);
+  // The L3 is read at a quarter of its capacity: past that, as its measured capacity is
+  // approached, reads already fall towards DRAM's rate.
   struct Level {
     const char* name;
     int64_t capacity;
     int64_t working_set;
   };
-  const Level levels[] = {{"L1", l1, l1 / 2}, {"L2", l2, l2 / 2}, {"L3", l3, l3 / 2}, {"DRAM", 0, dram}};
+  const Level levels[] = {{"L1", l1, l1 / 2}, {"L2", l2, l2 / 2}, {"L3", l3, l3 / 4}, {"DRAM", 0, dram}};
   std::vector<plan::MemoryLevel> out;
   for (const Level& level : levels) {
-    const double seconds = level.capacity == 0 ? budget.point() * 2 : budget.point();
-    const Rates one = measure_rates(buffer.data(), static_cast<size_t>(level.working_set), seconds, true);
+    const bool is_dram = level.capacity == 0;
+    const double seconds = is_dram ? budget.point() * 2 : budget.point();
+    const Rates one =
+        is_dram ? from_dram : measure_rates(buffer.data(), static_cast<size_t>(level.working_set), seconds, true);
     plan::MemoryLevel m{level.name, level.capacity, one.read_gbps, one.copy_gbps, one.read_gbps};
     // The shared levels: every core reading its own share of the working set at once.
-    if (cores > 1 && (level.capacity == 0 || level.capacity == l3)) {
+    if (cores > 1 && (is_dram || level.capacity == l3)) {
       const size_t share = static_cast<size_t>(level.working_set / cores) / 64 * 64;
       m.shared_gbps = measure_shared_read(buffer.data(), share, cores, seconds);
     }

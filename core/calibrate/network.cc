@@ -65,10 +65,11 @@ Result<std::shared_ptr<const Model>> Network::model(const std::string& output, s
 }
 
 Result<std::shared_ptr<const Specialization>> Network::compile(const std::string& output, std::vector<int64_t> shape,
-                                                               Isa isa, double tile_flops) const {
+                                                               Isa isa, double tile_flops, int threads) const {
   CompileOptions options;
   options.isa = std::string(isa_name(isa));
   options.tile_flops = tile_flops;
+  options.threads = threads;
   TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Model> compiled, model(output, std::move(shape), options));
   return static_cast<const CompiledModel&>(*compiled).specialize({});
 }
@@ -106,6 +107,23 @@ Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds) {
   for (double sum : sums) out.task.push_back(sum / runs);
   out.between = between / runs;
   return out;
+}
+
+Result<double> time_whole_runs(const tiles::TileGraph& g, int threads, double seconds) {
+  AlignedBuffer arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
+  std::vector<AlignedBuffer> scratch;
+  std::vector<float*> scratch_of;
+  for (int t = 0; t < threads; ++t) {
+    scratch.push_back(AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float)));
+    if (scratch.back().data() == nullptr) return Status::error("calibrate: out of memory");
+    scratch_of.push_back(scratch.back().as<float>());
+  }
+  if (arena.data() == nullptr) return Status::error("calibrate: out of memory");
+  std::memset(arena.data(), 0, arena.size());
+  runtime::Executor executor(threads);
+  const runtime::RunConfig config{runtime::Scheduler::kDynamic, 0, false};
+  executor.run(g, arena.data(), scratch_of, config, nullptr);  // start the threads, warm the caches
+  return kernels::median_seconds_of(seconds, [&] { executor.run(g, arena.data(), scratch_of, config, nullptr); });
 }
 
 }  // namespace tessera::calibration

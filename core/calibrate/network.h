@@ -29,9 +29,10 @@ class Network {
   // The model with `output` (of `shape`) its only output.
   Result<std::shared_ptr<const Model>> model(const std::string& output, std::vector<int64_t> shape,
                                              const CompileOptions& options) const;
-  // The model compiled for one thread with tiles of about `tile_flops`: its one specialisation.
+  // The model compiled for `threads` threads with tiles of about `tile_flops`: its one
+  // specialisation.
   Result<std::shared_ptr<const Specialization>> compile(const std::string& output, std::vector<int64_t> shape, Isa isa,
-                                                        double tile_flops) const;
+                                                        double tile_flops, int threads = 1) const;
 
  private:
   nlohmann::json doc_;
@@ -47,5 +48,9 @@ struct TaskTimes {
   double between = 0;
 };
 Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds);
+
+// The median seconds of a whole run of `g` on `threads` threads (dynamic scheduler), runs
+// back to back for about `seconds`.
+Result<double> time_whole_runs(const tiles::TileGraph& g, int threads, double seconds);
 
 }  // namespace tessera::calibration

@@ -266,8 +266,12 @@ SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
   if (profile.cross_core_gbps > 0 && profile.memory.size() > 1) {
     cross_core_byte = std::max(0.0, 1 / (profile.cross_core_gbps * 1e9) - 1 / (profile.memory[1].read_gbps * 1e9));
   }
-  return {profile.executor.task + per_task_edges * profile.executor.edge, profile.executor.steal, profile.executor.wake,
-          profile.executor.spin, cross_core_byte};
+  return {profile.executor.task + per_task_edges * profile.executor.edge,
+          profile.executor.steal,
+          profile.executor.wake,
+          profile.executor.spin,
+          cross_core_byte,
+          profile.executor.remote_input};
 }
 
 Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler) {

@@ -51,6 +51,7 @@ Profile hand_profile() {
               {"L3", 16 << 20, 30, 20, 30},
               {"DRAM", 0, 15, 10, 20}};
   p.executor = {1e-7, 3e-8, 2e-6, 5e-7};
+  p.executor.remote_input = 1.5e-6;
   p.transfer = {3e-5, 12.5};
   p.cross_core_gbps = 25;
   p.in_model["gemm"] = InModel{1.5, 2e-6, 1e-8};
@@ -180,6 +181,7 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.executor.edge == Approx(3e-8));
   CHECK(p.executor.steal == Approx(2e-6));
   CHECK(p.executor.wake == Approx(5e-7));
+  CHECK(p.executor.remote_input == Approx(1.5e-6));
   CHECK(p.transfer.message == Approx(3e-5));
   CHECK(p.transfer.copy_gbps == 12.5);
   CHECK(p.cross_core_gbps == 25);
@@ -190,15 +192,17 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.in_model.at("depthwise").scale == 1.25);
 }
 
-TEST_CASE("a profile made before transfers and cross-core reads were measured still reads, with none") {
+TEST_CASE("a profile made before transfers, cross-core reads and remote inputs were measured still reads, with none") {
   json doc = profile_doc();
   doc.erase("transfer");
   doc.erase("cross_core_gbps");
+  doc["executor_ns"].erase("remote_input");
   const Result<Profile> read = profile_from_json(doc.dump());
   REQUIRE(read.ok());
   CHECK(read->transfer.message == 0);
   CHECK(read->transfer.copy_gbps == 0);
   CHECK(read->cross_core_gbps == 0);
+  CHECK(read->executor.remote_input == 0);
   doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
   const Result<Profile> bad = profile_from_json(doc.dump());
   REQUIRE_FALSE(bad.ok());
@@ -597,6 +601,7 @@ TEST_CASE("inputs from another core cost the cross-core rate beyond a local read
                                          {1, elementwise_cost(12000), 1000}},
                                         {8000, 32 << 20});  // node 1's data come from DRAM
   CHECK(sim_costs(g, p).cross_core_byte == Approx(1 / 25e9 - 1 / 50e9));
+  CHECK(sim_costs(g, p).remote_input == Approx(1.5e-6));
   const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p);
   CHECK(tasks[0].input_bytes == 8000);  // 12000 of traffic less its 4000 of output
   CHECK(tasks[1].input_bytes == 0);     // from DRAM, wherever they were made

@@ -165,6 +165,7 @@ std::string profile_to_json(const Profile& p) {
         {"steal", p.executor.steal * 1e9},
         {"wake", p.executor.wake * 1e9},
         {"spin", p.executor.spin * 1e9},
+        {"remote_input", p.executor.remote_input * 1e9},
         {"run", p.executor.run * 1e9},
         {"run_all", p.executor.run_all * 1e9}}},
       {"transfer", {{"message_ns", p.transfer.message * 1e9}, {"copy_gbps", p.transfer.copy_gbps}}},
@@ -247,6 +248,8 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.executor.steal = e.number("steal", false) / 1e9;
   p.executor.wake = e.number("wake", false) / 1e9;
   p.executor.spin = e.number("spin", false) / 1e9;
+  if (executor->contains("remote_input"))  // absent from profiles made before it was fitted
+    p.executor.remote_input = e.number("remote_input", false) / 1e9;
   p.executor.run = e.number("run", false) / 1e9;
   p.executor.run_all = e.number("run_all", false) / 1e9;
   TESSERA_RETURN_IF_ERROR(e.status());

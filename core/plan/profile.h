@@ -42,6 +42,9 @@ struct ExecutorCosts {
   double steal = 0;  // taking a task from another thread's deque
   double wake = 0;   // waking an idle thread that went to sleep
   double spin = 0;   // how long an idle thread spins for work before it sleeps
+  // What a tile pays when a tile it reads ran on another thread, beyond the cross-core bytes:
+  // fitted on calibration networks run whole on every core (0: one core, or not measured).
+  double remote_input = 0;
   // A run's fixed cost through the public API (inputs in, threads woken, outputs out), runs
   // back to back: on one thread, and on all cores.
   double run = 0;

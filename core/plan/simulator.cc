@@ -88,21 +88,21 @@ class Simulation {
 
   void start(int thread, uint32_t task, double time) {
     idle_[thread] = false;
-    const double busy = duration(task) + cross_core_seconds(task, thread);
+    const double busy = duration(task) + remote_input_seconds(task, thread);
     result_.events[task] = {thread, time, time + busy};
     result_.busy[thread] += busy;
     completions_.emplace(time + busy, thread, task);
   }
 
-  // The share of the task's input bytes whose producers ran on other threads, at the price of
-  // reading them from another core's cache.
-  double cross_core_seconds(uint32_t task, int thread) const {
+  // A task whose producers ran on other threads: the hand-over, and their share of its input
+  // bytes at the price of reading them from another core's cache.
+  double remote_input_seconds(uint32_t task, int thread) const {
     const std::vector<uint32_t>& parents = parents_[task];
-    if (parents.empty() || options_.costs.cross_core_byte <= 0) return 0;
     const auto remote =
         std::count_if(parents.begin(), parents.end(), [&](uint32_t p) { return result_.events[p].thread != thread; });
-    return tasks_[task].input_bytes * static_cast<double>(remote) / static_cast<double>(parents.size()) *
-           options_.costs.cross_core_byte;
+    if (remote == 0) return 0;
+    return options_.costs.remote_input + tasks_[task].input_bytes * static_cast<double>(remote) /
+                                             static_cast<double>(parents.size()) * options_.costs.cross_core_byte;
   }
 
   // The runtime's find_work over the simulated deques; starts what it finds.

@@ -35,6 +35,9 @@ struct SimCosts {
   // for their share of its input bytes (every parent counted alike: the edges say neither
   // how many bytes each hands over nor which only order a reuse of memory).
   double cross_core_byte = 0;
+  // Per task with a parent on another thread, whatever its bytes: what handing work between
+  // cores costs beyond them (cache lines of counters and task records, a cold start).
+  double remote_input = 0;
 };
 
 struct SimOptions {

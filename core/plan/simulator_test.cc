@@ -121,6 +121,21 @@ TEST_CASE("inputs made on another thread cost their bytes at the cross-core rate
   CHECK(run(tasks, 1, SimScheduler::kDynamic, costs).latency == Approx(10));
 }
 
+TEST_CASE("a task with a parent on another thread pays the remote-input cost once") {
+  // The fork-join on two threads with 0.25 per task fed by another thread, whatever its bytes.
+  SimCosts costs;
+  costs.remote_input = 0.25;
+  const SimResult r = run(fork_join(), 2, SimScheduler::kDynamic, costs);
+  check_event(r, 0, 0, 0, 1);
+  check_event(r, 1, 0, 1, 3);       // continues on the root's thread: nothing
+  check_event(r, 2, 1, 1, 3.25);    // stolen: the root ran on thread 0
+  check_event(r, 4, 0, 3, 5);       // thread 0's own: nothing
+  check_event(r, 3, 1, 3.25, 5.5);  // stolen
+  check_event(r, 5, 1, 5.5, 6.75);  // two of its parents ran on thread 0: charged once
+  // One thread: nothing crosses.
+  CHECK(run(fork_join(), 1, SimScheduler::kDynamic, costs).latency == Approx(10));
+}
+
 TEST_CASE("no tasks: nothing to do") {
   const SimResult r = run({}, 2);
   CHECK(r.latency == 0);
