@@ -55,9 +55,10 @@ struct InModelFit {
 Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget);
 
 // The cost of handing work between cores that the simulator does not otherwise see
-// (plan::ExecutorCosts::remote_input): the calibration networks compiled for every core and run
-// whole on them, against the simulator's predictions with `profile` (every other rate in it,
-// the in-model fit too). 0 on one core, or when predictions are not short without it.
+// (plan::ExecutorCosts::remote_input): the calibration networks run whole on one thread and on
+// every core, their measured speed-up against the simulator's with `profile` (every other rate
+// in it, the in-model fit too). 0 on one core, or when predicted speed-ups are not higher
+// than measured without it.
 Result<double> fit_remote_input(const plan::Profile& profile, Isa isa, const Budget& budget);
 
 // "native", "wasm-threads" or "wasm-single": which build's runtime a profile describes.

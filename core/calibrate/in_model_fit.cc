@@ -168,41 +168,53 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
 
 Result<double> fit_remote_input(const plan::Profile& profile, Isa isa, const Budget& budget) {
   if (profile.cores < 2) return 0.0;
-  // Each network compiled for every core, with small tiles and large: its measured latency,
-  // and the tile graph the simulator predicts it from.
+  // Each network, with small tiles and large, compiled for one thread and for every core:
+  // the speed-up measured between the two, and the tile graphs the simulator predicts it from.
+  // Fitting the speed-up, not the latency on every core, leaves to the other rates what one
+  // thread already mispredicts: this cost is only what a second core loses.
   struct Run {
-    std::shared_ptr<const Specialization> spec;
-    double measured = 0;
+    std::shared_ptr<const Specialization> one, all;
+    double predicted_one = 0;  // seconds on one thread, no fixed cost per run
+    double measured_speedup = 0;
   };
   std::vector<Run> runs;
   for (const Probe& probe : calibration_networks(budget)) {
     for (double tile_flops : {2e5, 2e6}) {
-      TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
-                               probe.net.compile(probe.output, probe.shape, isa, tile_flops, profile.cores));
-      TESSERA_ASSIGN_OR_RETURN(double measured, time_whole_runs(spec->tile_graph, profile.cores, budget.point()));
-      runs.push_back({std::move(spec), measured});
+      Run run;
+      TESSERA_ASSIGN_OR_RETURN(run.one, probe.net.compile(probe.output, probe.shape, isa, tile_flops, 1));
+      TESSERA_ASSIGN_OR_RETURN(run.all, probe.net.compile(probe.output, probe.shape, isa, tile_flops, profile.cores));
+      TESSERA_ASSIGN_OR_RETURN(double one, time_whole_runs(run.one->tile_graph, 1, budget.point()));
+      TESSERA_ASSIGN_OR_RETURN(double all, time_whole_runs(run.all->tile_graph, profile.cores, budget.point()));
+      run.predicted_one =
+          plan::predict(run.one->tile_graph, profile, 1, plan::SimScheduler::kDynamic).latency - profile.executor.run;
+      run.measured_speedup = one / all;
+      runs.push_back(std::move(run));
     }
   }
-  // The mean relative error of the predictions with `seconds` per remote input (the executor
-  // runs here without the public API's fixed cost per run, which predictions include).
+  // The (lower) median relative error of the predicted speed-ups with `seconds` per remote input
+  // (the executor runs here without the public API's fixed cost per run, which predictions
+  // include). The median: a burst of contention on a shared host spoils a run or two.
   plan::Profile trial = profile;
   const auto error = [&](double seconds) {
     trial.executor.remote_input = seconds;
-    double sum = 0;
+    std::vector<double> errors;
     for (const Run& run : runs) {
-      const plan::Prediction p =
-          plan::predict(run.spec->tile_graph, trial, profile.cores, plan::SimScheduler::kDynamic);
-      sum += (p.latency - profile.executor.run_all - run.measured) / run.measured;
+      const double all = plan::predict(run.all->tile_graph, trial, profile.cores, plan::SimScheduler::kDynamic).latency -
+                         profile.executor.run_all;
+      errors.push_back(run.predicted_one / all / run.measured_speedup - 1);
     }
-    return sum / static_cast<double>(runs.size());
+    const auto median = errors.begin() + static_cast<std::ptrdiff_t>((errors.size() - 1) / 2);
+    std::nth_element(errors.begin(), median, errors.end());
+    return *median;
   };
-  // Predictions only grow with that cost: bisect for the one that leaves no mean error.
-  if (error(0) >= 0) return 0.0;
+  // Predicted speed-ups only fall as that cost grows: bisect for the one that leaves no
+  // median error.
+  if (error(0) <= 0) return 0.0;
   double low = 0, high = 1e-6;
-  while (error(high) < 0 && high < 1e-3) high *= 2;
+  while (error(high) > 0 && high < 1e-3) high *= 2;
   for (int i = 0; i < 40; ++i) {
     const double mid = (low + high) / 2;
-    (error(mid) < 0 ? low : high) = mid;
+    (error(mid) > 0 ? low : high) = mid;
   }
   return high;
 }
