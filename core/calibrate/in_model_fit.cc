@@ -199,8 +199,9 @@ Result<double> fit_remote_input(const plan::Profile& profile, Isa isa, const Bud
     trial.executor.remote_input = seconds;
     std::vector<double> errors;
     for (const Run& run : runs) {
-      const double all = plan::predict(run.all->tile_graph, trial, profile.cores, plan::SimScheduler::kDynamic).latency -
-                         profile.executor.run_all;
+      const double all =
+          plan::predict(run.all->tile_graph, trial, profile.cores, plan::SimScheduler::kDynamic).latency -
+          profile.executor.run_all;
       errors.push_back(run.predicted_one / all / run.measured_speedup - 1);
     }
     const auto median = errors.begin() + static_cast<std::ptrdiff_t>((errors.size() - 1) / 2);

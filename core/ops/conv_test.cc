@@ -2,6 +2,7 @@
 // (explicit and auto_pad), dilations, odd sizes, bias, and fused epilogues.
 #include <catch2/catch.hpp>
 
+#include "core/base/cpu_features.h"
 #include "tests/support/engine_check.h"
 #include "tests/support/reference_run.h"
 
@@ -37,6 +38,26 @@ TEST_CASE("conv matches the reference over random geometries") {
         b.node("Conv", inputs,
                {{"strides", {stride, stride}}, {"dilations", {dilation, dilation}}, {"pads", pads}, {"group", group}});
     check_against_reference(b.build({y}));
+  }
+}
+
+TEST_CASE("convolutions whose input rows lie 4 KiB apart run a kernel of few rows, with the reference's values") {
+  // 1024 channels at stride 1 and 512 at stride 2: adjacent output pixels read rows 4 KiB
+  // apart (gemm.h: gemm_kernel_for_rows), with a residual and a ReLU fused.
+  for (const auto& [channels, stride] : {std::pair<int64_t, int64_t>{1024, 1}, {512, 2}}) {
+    INFO(channels << " channels, stride " << stride);
+    ModelBuilder b(static_cast<uint32_t>(channels + stride));
+    const auto x = b.input({1, channels, 9, 10});
+    auto y = b.node("Conv", {x, b.weight({40, channels, 1, 1}, -0.05f, 0.05f), b.weight({40})},
+                    {{"strides", {stride, stride}}});
+    const auto z = b.node("Conv", {x, b.weight({40, channels, 1, 1}, -0.05f, 0.05f)}, {{"strides", {stride, stride}}});
+    y = b.node("Relu", {b.node("Add", {y, z})});
+    const TestModel model = b.build({y});
+    check_against_reference(model);
+    if (tessera::detected_isa() != tessera::Isa::kAvx512) continue;
+    for (const NodeInfo& n : compiled_info(model).nodes) {
+      if (n.op == "Conv") CHECK(n.kernel == "f32_gemm_7x32_avx512");
+    }
   }
 }
 

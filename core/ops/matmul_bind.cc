@@ -36,7 +36,8 @@ class MatMulKernel final : public TileKernel {
         a_(args.inputs[0]),
         b_(args.inputs[1]),
         out_(args.output),
-        gemm_(kernels::best_gemm_kernel(args.max_isa)),
+        // A's rows (or, transposed, their copies) lie k floats apart.
+        gemm_(kernels::gemm_kernel_for_rows(args.max_isa, sizeof(float) * static_cast<size_t>(d_.k))),
         elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
     const Shape& A = args.shapes.inputs[0];
     const Shape& B = args.shapes.inputs[1];

@@ -17,7 +17,8 @@ TEST_CASE("matmul matches the reference with batch broadcasting and odd sizes") 
                                                      {{2, 1, 5, 8}, {3, 8, 4}},
                                                      {{4, 10, 64}, {4, 64, 10}},
                                                      {{1, 12, 20, 16}, {1, 12, 16, 20}},
-                                                     {{33, 65}, {65, 1}}};
+                                                     {{33, 65}, {65, 1}},
+                                                     {{37, 1024}, {1024, 40}}};  // rows 4 KiB apart
   uint32_t seed = 1;
   for (const auto& [a, bshape] : shapes) {
     for (bool constant_b : {false, true}) {

@@ -13,6 +13,7 @@ namespace {
 constexpr GemmKernel kGemmKernels[] = {
 #if defined(__x86_64__)
     {"f32_gemm_14x32_avx512", Isa::kAvx512, 14, 32, f32_gemm_14x32_avx512},
+    {"f32_gemm_7x32_avx512", Isa::kAvx512, 7, 32, f32_gemm_7x32_avx512},
     {"f32_gemm_6x16_avx2", Isa::kAvx2Fma, 6, 16, f32_gemm_6x16_avx2},
 #endif
 #if defined(__wasm_simd128__)
@@ -32,6 +33,15 @@ const GemmKernel& best_gemm_kernel(Isa max_isa) {
     }
   }
   return kGemmKernels[std::size(kGemmKernels) - 1];  // scalar runs everywhere
+}
+
+const GemmKernel& gemm_kernel_for_rows(Isa max_isa, size_t row_stride_bytes) {
+  const GemmKernel& best = best_gemm_kernel(max_isa);
+  if (row_stride_bytes % kL1SetStrideBytes != 0 || best.mr <= kL1Ways) return best;
+  for (const GemmKernel& kernel : kGemmKernels) {
+    if (kernel.isa == best.isa && kernel.nr == best.nr && kernel.mr <= kL1Ways) return kernel;
+  }
+  return best;
 }
 
 size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n) {

@@ -1,5 +1,6 @@
-// AVX-512 GEMM micro-kernel: 14x32 keeps 28 zmm accumulators, and 14 rows tile the 7-multiple
-// spatial sizes of CNNs (7, 14, 28, 56, 112) without a ragged last block.
+// AVX-512 GEMM micro-kernels: 14x32 keeps 28 zmm accumulators, and 14 rows tile the 7-multiple
+// spatial sizes of CNNs (7, 14, 28, 56, 112) without a ragged last block. 7x32 serves rows
+// that share one L1 set (gemm.h: gemm_kernel_for_rows).
 #include "core/kernels/gemm/gemm_impl.h"
 #include "core/kernels/gemm/gemm_ukernels.h"
 #include "core/kernels/simd/vec_avx512.h"
@@ -8,6 +9,10 @@ namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512) {
   gemm_ukernel<VecAvx512, 14, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+}
+
+TESSERA_GEMM_UKERNEL(f32_gemm_7x32_avx512) {
+  gemm_ukernel<VecAvx512, 7, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

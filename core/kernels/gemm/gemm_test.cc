@@ -140,6 +140,20 @@ std::vector<float> run_tiled(const GemmKernel& kernel, size_t m, size_t n, size_
   return c;
 }
 
+// Random operands of an m x n output over ks taps of depth kc: A as run_tiled reads it, B
+// (with a bias) packed for panel width nr, and a residual.
+struct TiledOperands {
+  std::vector<float> a, packed, residual;
+  TiledOperands(int nr, size_t m, size_t n, size_t kc, size_t ks, std::mt19937& rng) {
+    a = random_floats(m * ks * kc, rng);
+    const std::vector<float> b = random_floats(ks * kc * n, rng);
+    const std::vector<float> bias = random_floats(n, rng);
+    residual = random_floats(m * n, rng);
+    packed.resize(packed_gemm_weights_floats(nr, kc, ks, n));
+    pack_gemm_weights(nr, kc, ks, n, b.data(), n, 1, bias.data(), packed.data());
+  }
+};
+
 TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes") {
   const size_t m = 37, kc = 19, ks = 3;
   for (const GemmKernel& kernel : gemm_kernels()) {
@@ -147,15 +161,10 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
     INFO("kernel " << kernel.name << ", seed " << kSeed);
     std::mt19937 rng(kSeed);
     const size_t n = 2 * kernel.nr + 5;
-    const std::vector<float> a = random_floats(m * ks * kc, rng);
-    const std::vector<float> b = random_floats(ks * kc * n, rng);
-    const std::vector<float> bias = random_floats(n, rng);
-    const std::vector<float> residual = random_floats(m * n, rng);
-    std::vector<float> packed(packed_gemm_weights_floats(kernel.nr, kc, ks, n));
-    pack_gemm_weights(kernel.nr, kc, ks, n, b.data(), n, 1, bias.data(), packed.data());
+    const TiledOperands ops(kernel.nr, m, n, kc, ks, rng);
     const MinMax clamp{-0.5f, 2.0f};
 
-    const std::vector<float> whole = run_tiled(kernel, m, n, kc, ks, a, packed, residual, clamp,
+    const std::vector<float> whole = run_tiled(kernel, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp,
                                                [](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
                                                  *rows = max_rows;
                                                  *cols = max_cols;
@@ -164,7 +173,7 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
 
     // Random row runs: an output row lands in a different register row each time.
     const std::vector<float> row_split =
-        run_tiled(kernel, m, n, kc, ks, a, packed, residual, clamp,
+        run_tiled(kernel, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp,
                   [&rng](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
                     *rows = std::uniform_int_distribution<size_t>(1, max_rows)(rng);
                     *cols = max_cols;
@@ -173,7 +182,7 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
 
     // Random column counts: columns past nc are not written, the written ones must match.
     const std::vector<float> col_split =
-        run_tiled(kernel, m, n, kc, ks, a, packed, residual, clamp,
+        run_tiled(kernel, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp,
                   [&rng](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
                     *rows = std::uniform_int_distribution<size_t>(1, max_rows)(rng);
                     *cols = std::uniform_int_distribution<size_t>(1, max_cols)(rng);
@@ -185,6 +194,38 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
       REQUIRE(std::memcmp(&whole[i], &col_split[i], sizeof(float)) == 0);
     }
     REQUIRE(written > 0);
+  }
+}
+
+TEST_CASE("the kernels of one ISA and panel width give the same bits, so rows that share an L1 set may pick either") {
+  const size_t m = 29, kc = 23, ks = 2;
+  for (const GemmKernel& first : gemm_kernels()) {
+    if (!isa_supported(first.isa)) continue;
+    for (const GemmKernel& other : gemm_kernels()) {
+      if (&other == &first || other.isa != first.isa || other.nr != first.nr) continue;
+      INFO(first.name << " against " << other.name);
+      std::mt19937 rng(kSeed);
+      const size_t n = first.nr + 7;
+      const TiledOperands ops(first.nr, m, n, kc, ks, rng);
+      const auto whole = [](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
+        *rows = max_rows;
+        *cols = max_cols;
+      };
+      const MinMax clamp{-0.5f, 2.0f};
+      const std::vector<float> x = run_tiled(first, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp, whole);
+      const std::vector<float> y = run_tiled(other, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp, whole);
+      REQUIRE(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+    }
+  }
+  // Rows 4 KiB apart get a kernel of at most kL1Ways rows; other strides the best one.
+  for (Isa isa : {Isa::kAvx512, Isa::kAvx2Fma, Isa::kScalar}) {
+    const GemmKernel& best = best_gemm_kernel(isa);
+    const GemmKernel& aliased = gemm_kernel_for_rows(isa, 3 * kL1SetStrideBytes);
+    CHECK(aliased.isa == best.isa);
+    CHECK(aliased.nr == best.nr);
+    CHECK(aliased.mr <= std::max(best.mr, kL1Ways));
+    if (best.mr > kL1Ways) CHECK(aliased.mr <= kL1Ways);
+    CHECK(&gemm_kernel_for_rows(isa, 3 * kL1SetStrideBytes + 64) == &best);
   }
 }
 

@@ -12,6 +12,7 @@ namespace tessera::kernels {
             size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp)
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512);
+TESSERA_GEMM_UKERNEL(f32_gemm_7x32_avx512);
 TESSERA_GEMM_UKERNEL(f32_gemm_6x16_avx2);
 TESSERA_GEMM_UKERNEL(f32_gemm_4x8_wasm128);
 TESSERA_GEMM_UKERNEL(f32_gemm_4x4_scalar);
