@@ -59,8 +59,11 @@ double measure_peak_gflops(Isa isa, double seconds) {
 
 double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, double seconds) {
   if (!isa_supported(kernel.isa) || m == 0 || n == 0 || kdim == 0) return 0.0;
+  // Rows of A that would share an L1 set are moved off it: models run such rows on another
+  // kernel (gemm_kernel_for_rows), so this is the rate of rows that do not.
+  const size_t lda = kdim * sizeof(float) % kL1SetStrideBytes == 0 ? kdim + 16 : kdim;
   std::mt19937 rng(1);
-  const AlignedBuffer a = random_buffer(m * kdim, rng);
+  const AlignedBuffer a = random_buffer(m * lda, rng);
   const AlignedBuffer b = random_buffer(kdim * n, rng);
   AlignedBuffer packed = AlignedBuffer::allocate(packed_gemm_weights_floats(kernel.nr, kdim, 1, n) * sizeof(float));
   AlignedBuffer c = AlignedBuffer::allocate(m * n * sizeof(float));
@@ -69,7 +72,7 @@ double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t 
   }
   pack_gemm_weights(kernel.nr, kdim, 1, n, b.as<float>(), n, 1, nullptr, packed.as<float>());
   const double t = median_seconds_of(seconds, [&] {
-    gemm_f32(kernel, m, n, kdim, a.as<float>(), kdim, packed.as<float>(), c.as<float>(), n, MinMax{});
+    gemm_f32(kernel, m, n, kdim, a.as<float>(), lda, packed.as<float>(), c.as<float>(), n, MinMax{});
   });
   return 2.0 * static_cast<double>(m) * n * kdim / t * 1e-9;
 }

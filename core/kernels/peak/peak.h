@@ -17,9 +17,9 @@ namespace tessera::kernels {
 // not supported here.
 double measure_peak_gflops(Isa isa, double seconds);
 
-// Median GFLOP/s (2 * m * n * kdim per run) of gemm_f32 with `kernel` on random data, B packed
-// once and the cache warm, over about `seconds`. 0 when the kernel's ISA is not supported or
-// the buffers cannot be allocated.
+// Median GFLOP/s (2 * m * n * kdim per run) of gemm_f32 with `kernel` on random data (rows of A
+// never a multiple of 4 KiB apart: gemm.h), B packed once and the cache warm, over about
+// `seconds`. 0 when the kernel's ISA is not supported or the buffers cannot be allocated.
 double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, double seconds);
 
 // Median GFLOP/s (2 * out_h * out_w * channels * taps per run, padding taps included) of one
