@@ -196,12 +196,15 @@ TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint3
       again > 0 ? again / thread_bandwidth(profile_, source_level(profile_, weight_bytes), threads_, Traffic::kRead)
                 : 0;
   return {&level, thread_bandwidth(profile_, level, threads_),
-          (weight_bytes / weight_bandwidth_ + rereads) / std::max(1u, tiles)};
+          (weight_bytes / weight_bandwidth_ + rereads) / std::max(1u, tiles), weight_bytes, std::max(1u, tiles)};
 }
 
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
   const double compute = compute_seconds(cost, elements) + restream_seconds(cost);
+  // The tile's weights are the node's weight reads (weight_seconds); the rest are its
+  // activations.
+  const double bytes = std::max(0.0, cost.bytes - tile_weight_bytes(cost, node.weight_bytes, node.tiles));
   // A tile whose own bytes overflow the level its node's data come from works out of the
   // next one: it evicts what it read before it reads it again.
   const MemoryLevel& tile_level = source_level(profile_, cost.bytes);
@@ -209,8 +212,8 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const MemoryLevel& level = overflows ? tile_level : *node.level;
   // Caches fetch lines in pairs: runs shorter than a pair bring in bytes nobody reads.
   const double fetched = cost.input_run_bytes > 0 && cost.input_run_bytes < kFetchBytes
-                             ? cost.bytes * kFetchBytes / static_cast<double>(cost.input_run_bytes)
-                             : cost.bytes;
+                             ? bytes * kFetchBytes / static_cast<double>(cost.input_run_bytes)
+                             : bytes;
   const double memory = fetched / (overflows ? thread_bandwidth(profile_, level, threads_) : node.bandwidth);
   // Within a core's own caches, loads overlap the compute; misses to the shared levels
   // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights

@@ -553,6 +553,24 @@ TEST_CASE("a GEMM's row blocks read its weight panels again, from the level hold
   CHECK(twice.weight_seconds == Approx((256e3 / 15e9 + 256e3 / 50e9) / 2));
 }
 
+TEST_CASE("a tile's weight panels are paid once, with the node's weight reads, not again with its bytes") {
+  const Profile p = flat_profile(50);
+  // A matrix-vector tile of a weight-bound layer: 1 row, 128 columns of depth 4096 (2 MiB of
+  // panels, the node's whole weights), in a model of 64 MB whose weights come from DRAM.
+  ops::OpCost c = gemm_cost(1, 128, 4096);
+  const double panels = 4.0 * 4096 * 128, activations = 4.0 * (4096 + 128);
+  const TilePricer pricer(p, 1, 64e6, /*in_model=*/false);
+  const TilePricer::Node node = pricer.node(panels + activations, panels, 1, panels);
+  c.bytes = activations;
+  const double without = pricer.seconds(node, c, 128);
+  c.bytes = activations + panels;  // what OpCost counts: every byte the tile reads
+  const double with = pricer.seconds(node, c, 128);
+  CHECK(without > node.weight_seconds);
+  // The panels only push the tile's activations out of L1 (they stream through it); before,
+  // they were read twice, adding 2 MiB at DRAM's rate again.
+  CHECK(with - without < 0.05 * node.weight_seconds);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Predictions
 
