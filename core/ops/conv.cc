@@ -58,7 +58,13 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   const double outputs = static_cast<double>(out.element_count());
   const double flops = 2.0 * outputs * static_cast<double>(cin_per_group * a.kernel_h * a.kernel_w);
   double bytes = 4 * outputs;
-  if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
+  if (auto in = footprint(a, s, out, 0)) {
+    // A window smaller than its stride (a 1x1 convolution of stride 2) skips rows and columns
+    // of its footprint: count those it reads.
+    const int64_t rows = std::min(in->extent(2), out.extent(2) * a.kernel_h);
+    const int64_t columns = std::min(in->extent(3), out.extent(3) * a.kernel_w);
+    bytes += 4.0 * static_cast<double>(in->extent(0) * in->extent(1) * rows * columns);
+  }
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/base/cpu_features.h"
+#include "core/ops/conv.h"
 #include "tests/support/engine_check.h"
 #include "tests/support/reference_run.h"
 
@@ -59,6 +60,20 @@ TEST_CASE("convolutions whose input rows lie 4 KiB apart run a kernel of few row
       if (n.op == "Conv") CHECK(n.kernel == "f32_gemm_7x32_avx512");
     }
   }
+}
+
+TEST_CASE("a convolution's cost counts the input rows and columns its windows read") {
+  // 1x1 at stride 2 reads every other row and column of its footprint; 3x3 at stride 2 all.
+  ops::ConvAttrs a;
+  a.stride_h = a.stride_w = 2;
+  const ops::OpShapes s{{{1, 64, 28, 28}, {32, 64, 1, 1}}, {1, 32, 14, 14}};
+  const ops::Region out = ops::Region::whole(s.output);
+  const double outputs = 32 * 14 * 14, weights = 32 * 64;
+  CHECK(ops::cost(a, s, out).bytes == 4 * (outputs + 64 * 14 * 14 + weights));
+  a.kernel_h = a.kernel_w = 3;
+  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = 1;
+  const ops::OpShapes t{{{1, 64, 28, 28}, {32, 64, 3, 3}}, {1, 32, 14, 14}};
+  CHECK(ops::cost(a, t, out).bytes == 4 * (outputs + 64 * 28 * 28 + 9 * weights));
 }
 
 TEST_CASE("conv shape inference follows ONNX for explicit and automatic padding") {
