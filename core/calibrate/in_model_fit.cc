@@ -209,8 +209,10 @@ Result<double> fit_remote_input(const plan::Profile& profile, Isa isa, const Bud
       const double all =
           plan::predict(run.all->tile_graph, trial, profile.cores, plan::SimScheduler::kDynamic).latency -
           profile.executor.run_all;
-      errors.push_back(run.predicted_one / all / run.measured_speedup - 1);
+      const double error = run.predicted_one / all / run.measured_speedup - 1;
+      if (std::isfinite(error)) errors.push_back(error);
     }
+    if (errors.empty()) return 0.0;
     const auto median = errors.begin() + static_cast<std::ptrdiff_t>((errors.size() - 1) / 2);
     std::nth_element(errors.begin(), median, errors.end());
     return *median;

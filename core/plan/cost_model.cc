@@ -125,8 +125,8 @@ TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, 
     if (it != profile.in_model.end()) in_model_[kind] = it->second;
   }
   // Weights come from the level that holds all of them next to the activations (a run
-  // passes through both): each node's once per run, spread over its tiles (re-reads by
-  // further tiles hit closer caches, and count in their bytes).
+  // passes through both): each node's once per run, spread over its tiles (a GEMM's row
+  // blocks after the first read them again from a closer level: TilePricer::node).
   weight_level_ = &source_level(profile, model_bytes);
   weight_bandwidth_ = thread_bandwidth(profile, *weight_level_, threads, Traffic::kRead);
   for (const MemoryLevel& level : profile.memory) {
@@ -196,15 +196,19 @@ TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint3
       again > 0 ? again / thread_bandwidth(profile_, source_level(profile_, weight_bytes), threads_, Traffic::kRead)
                 : 0;
   return {&level, thread_bandwidth(profile_, level, threads_),
-          (weight_bytes / weight_bandwidth_ + rereads) / std::max(1u, tiles), weight_bytes, std::max(1u, tiles)};
+          (weight_bytes / weight_bandwidth_ + rereads) / std::max(1u, tiles), weight_bytes};
 }
 
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
   const double compute = compute_seconds(cost, elements) + restream_seconds(cost);
-  // The tile's weights are the node's weight reads (weight_seconds); the rest are its
-  // activations.
-  const double bytes = std::max(0.0, cost.bytes - tile_weight_bytes(cost, node.weight_bytes, node.tiles));
+  // A GEMM tile's bytes count its weight panels once (B's footprint); they are the node's
+  // weight reads (weight_seconds), the rest its activations.
+  const ops::GemmShape& g = cost.gemm;
+  const double panels = cost.kind == ops::WorkKind::kGemm
+                            ? std::min(node.weight_bytes, 4.0 * static_cast<double>(g.depth * g.columns))
+                            : 0;
+  const double bytes = std::max(0.0, cost.bytes - panels);
   // A tile whose own bytes overflow the level its node's data come from works out of the
   // next one: it evicts what it read before it reads it again.
   const MemoryLevel& tile_level = source_level(profile_, cost.bytes);

@@ -57,8 +57,7 @@ class TilePricer {
     const MemoryLevel* level = nullptr;
     double bandwidth = 0;       // bytes per second from `level`
     double weight_seconds = 0;  // the node's weight reads (below), spread over its tiles
-    double weight_bytes = 0;    // the node's weights, and the tiles that share them
-    uint32_t tiles = 1;
+    double weight_bytes = 0;    // the node's weights
   };
   // `reach_bytes`: what the caches must hold for the node to find its inputs
   // (tiles::data_reach_bytes); its data come from the level whose half holds them.
