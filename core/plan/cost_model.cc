@@ -43,6 +43,11 @@ double gemm_count(const ops::OpCost& c) {
   return std::max(1.0, c.flops / one);
 }
 
+// Bytes of a GEMM's packed weight panels for its columns (depth x columns), one batch's.
+double panel_bytes(const ops::GemmShape& g) {
+  return 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.columns);
+}
+
 }  // namespace
 
 const char* work_kind_name(ops::WorkKind kind) {
@@ -168,7 +173,7 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
 double TilePricer::restream_seconds(const ops::OpCost& c) const {
   const ops::GemmShape& g = c.gemm;
   if (c.kind != ops::WorkKind::kGemm || shared_bandwidth_ <= 0) return 0;
-  const double panels = 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.columns);
+  const double panels = panel_bytes(g);
   if (panels <= private_bytes_) return 0;
   const double passes = std::ceil(static_cast<double>(g.rows) / profile_.gemm.mr) - 1;
   return gemm_count(c) * passes * panels / shared_bandwidth_;
@@ -183,7 +188,7 @@ double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const 
 double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t tiles) {
   const ops::GemmShape& g = cost.gemm;
   if (cost.kind != ops::WorkKind::kGemm || weight_bytes <= 0) return weight_bytes / std::max(1u, tiles);
-  const double panels = 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.columns) * gemm_count(cost);
+  const double panels = panel_bytes(g) * gemm_count(cost);
   return std::min(weight_bytes, panels);
 }
 
@@ -204,10 +209,7 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const double compute = compute_seconds(cost, elements) + restream_seconds(cost);
   // A GEMM tile's bytes count its weight panels once (B's footprint); they are the node's
   // weight reads (weight_seconds), the rest its activations.
-  const ops::GemmShape& g = cost.gemm;
-  const double panels = cost.kind == ops::WorkKind::kGemm
-                            ? std::min(node.weight_bytes, 4.0 * static_cast<double>(g.depth * g.columns))
-                            : 0;
+  const double panels = cost.kind == ops::WorkKind::kGemm ? std::min(node.weight_bytes, panel_bytes(cost.gemm)) : 0;
   const double bytes = std::max(0.0, cost.bytes - panels);
   // A tile whose own bytes overflow the level its node's data come from works out of the
   // next one: it evicts what it read before it reads it again.
