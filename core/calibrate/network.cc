@@ -74,25 +74,47 @@ Result<std::shared_ptr<const Specialization>> Network::compile(const std::string
   return static_cast<const CompiledModel&>(*compiled).specialize({});
 }
 
+namespace {
+
+// What a run of `g` on `threads` threads writes: its arena (zeroed) and each thread's scratch.
+struct RunBuffers {
+  AlignedBuffer arena;
+  std::vector<AlignedBuffer> scratch;
+  std::vector<float*> scratch_of;
+
+  static Result<RunBuffers> make(const tiles::TileGraph& g, int threads) {
+    RunBuffers b;
+    b.arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
+    if (b.arena.data() == nullptr) return Status::error("calibrate: out of memory");
+    std::memset(b.arena.data(), 0, b.arena.size());
+    for (int t = 0; t < threads; ++t) {
+      b.scratch.push_back(AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float)));
+      if (b.scratch.back().data() == nullptr) return Status::error("calibrate: out of memory");
+      b.scratch_of.push_back(b.scratch.back().as<float>());
+    }
+    return b;
+  }
+};
+
+}  // namespace
+
 // Mean seconds of every task of `g` over runs on one thread, for about `seconds`: the mean,
 // not the median, because a browser's coarse clock makes most short tiles read 0 or one
 // clock step, and only their average comes out right.
 Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds) {
-  AlignedBuffer arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
-  AlignedBuffer scratch = AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float));
-  if (arena.data() == nullptr || scratch.data() == nullptr) return Status::error("calibrate: out of memory");
-  std::memset(arena.data(), 0, arena.size());
-  std::vector<float*> scratch_of{scratch.as<float>()};
+  TESSERA_ASSIGN_OR_RETURN(RunBuffers buffers, RunBuffers::make(g, 1));
+  std::byte* const arena = buffers.arena.data();
+  const std::vector<float*>& scratch_of = buffers.scratch_of;
   runtime::Executor executor(1);
   std::vector<runtime::TileEvent> events;
   std::vector<double> sums(g.tasks.size(), 0.0);
   double between = 0;
   int runs = 0;
   const runtime::RunConfig traced{runtime::Scheduler::kDynamic, 0, true};
-  executor.run(g, arena.data(), scratch_of, traced, &events);  // warm the caches
+  executor.run(g, arena, scratch_of, traced, &events);  // warm the caches
   const auto start = std::chrono::steady_clock::now();
   for (; runs < 5 || kernels::seconds_since(start) < seconds; ++runs) {
-    executor.run(g, arena.data(), scratch_of, traced, &events);
+    executor.run(g, arena, scratch_of, traced, &events);
     if (events.empty()) continue;
     int64_t first = events.front().start_ns, last = events.front().end_ns, inside = 0;
     for (const runtime::TileEvent& e : events) {
@@ -110,20 +132,12 @@ Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds) {
 }
 
 Result<double> time_whole_runs(const tiles::TileGraph& g, int threads, double seconds) {
-  AlignedBuffer arena = AlignedBuffer::allocate(static_cast<size_t>(std::max<int64_t>(g.arena_bytes, 64)));
-  std::vector<AlignedBuffer> scratch;
-  std::vector<float*> scratch_of;
-  for (int t = 0; t < threads; ++t) {
-    scratch.push_back(AlignedBuffer::allocate(static_cast<size_t>(g.scratch_floats + 16) * sizeof(float)));
-    if (scratch.back().data() == nullptr) return Status::error("calibrate: out of memory");
-    scratch_of.push_back(scratch.back().as<float>());
-  }
-  if (arena.data() == nullptr) return Status::error("calibrate: out of memory");
-  std::memset(arena.data(), 0, arena.size());
+  TESSERA_ASSIGN_OR_RETURN(RunBuffers buffers, RunBuffers::make(g, threads));
+  std::byte* const arena = buffers.arena.data();
   runtime::Executor executor(threads);
   const runtime::RunConfig config{runtime::Scheduler::kDynamic, 0, false};
-  executor.run(g, arena.data(), scratch_of, config, nullptr);  // start the threads, warm the caches
-  return kernels::median_seconds_of(seconds, [&] { executor.run(g, arena.data(), scratch_of, config, nullptr); });
+  executor.run(g, arena, buffers.scratch_of, config, nullptr);  // start the threads, warm the caches
+  return kernels::median_seconds_of(seconds, [&] { executor.run(g, arena, buffers.scratch_of, config, nullptr); });
 }
 
 }  // namespace tessera::calibration
