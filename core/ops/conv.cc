@@ -7,6 +7,7 @@
 
 #include "core/base/checked_math.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/kernels/winograd/winograd.h"
 #include "core/ops/conv_weights.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/parsers.h"
@@ -53,6 +54,36 @@ bool gathers_rows(const ConvAttrs& a, const OpShapes& s) {
   return s.inputs[0][1] / a.group <= kGatherRowChannels && a.kernel_h * a.kernel_w > 1;
 }
 
+bool uses_winograd(const ConvAttrs& a, const OpShapes& s) {
+  const Shape& x = s.inputs[0];
+  const Shape& y = s.output;
+  const bool shape = a.kernel_h == 3 && a.kernel_w == 3 && a.stride_h == 1 && a.stride_w == 1 && a.dilation_h == 1 &&
+                     a.dilation_w == 1 && a.group == 1;
+  return shape && x[1] >= kWinogradMinChannels && y[1] >= kWinogradMinChannels &&
+         kernels::kWinogradPoints * x[1] <= kWinogradWeightsPerOutput * y[2] * y[3];
+}
+
+namespace {
+
+// Winograd's work on `out`: one GEMM per transform point over the region's 4x4-output
+// tiles, and the transforms, priced as passes over the outputs (the input transform runs
+// again for every channel block).
+OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double bytes) {
+  const int64_t cin = s.inputs[0][1], columns = out.extent(1);
+  const int64_t tiles = out.extent(0) * (ceil_div(out.end[2], 4) - out.begin[2] / 4) * ceil_div(out.extent(3), 4);
+  const double flops = 2.0 * kernels::kWinogradPoints * static_cast<double>(tiles * columns * cin);
+  const int64_t transform_passes = ceil_div(kernels::kWinogradPoints * (cin + columns), 16 * columns);
+  const int64_t weights = (kernels::kWinogradPoints - a.kernel_h * a.kernel_w) * cin * columns;
+  return {flops,
+          bytes + 4.0 * static_cast<double>(weights),
+          WorkKind::kGemm,
+          {tiles, columns, cin, 1},
+          a.epilogue.activation,
+          a.epilogue.affine_passes() + static_cast<int>(transform_passes)};
+}
+
+}  // namespace
+
 OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   const int64_t cin_per_group = s.inputs[0][1] / a.group;
   const double outputs = static_cast<double>(out.element_count());
@@ -66,6 +97,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
     bytes += 4.0 * static_cast<double>(in->extent(0) * in->extent(1) * rows * columns);
   }
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
+  if (uses_winograd(a, s)) return winograd_cost(a, s, out, bytes);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
     // Inputs are NHWC: a block of channels reads one short run per pixel.
@@ -102,8 +134,11 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   // Channel blocks follow the kernel's natural width: GEMM panels, or whole groups.
   const int64_t panel = kernels::best_gemm_kernel(q.isa).nr;
   const int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
-  // Row bands hold whole GEMM row blocks where the rows are short.
-  const int64_t rows = std::max<int64_t>(1, ceil_div(kernels::best_gemm_kernel(q.isa).mr, s.output[3]));
+  // Row bands hold whole GEMM row blocks where the rows are short; Winograd's row blocks are
+  // 4x4-output tiles, 4 rows high.
+  const int64_t mr = kernels::best_gemm_kernel(q.isa).mr;
+  const int64_t rows = uses_winograd(a, s) ? 4 * std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], 4)))
+                                           : std::max<int64_t>(1, ceil_div(mr, s.output[3]));
   // Row bands let the next layer start early, but every band re-reads all the weights: when
   // the weights outweigh an image's input, channel blocks come first and rows only feed threads.
   const int64_t weights = channels * (x[1] / a.group) * a.kernel_h * a.kernel_w;

@@ -22,6 +22,16 @@ struct ConvAttrs : Window {
 inline constexpr int64_t kGatherRowChannels = 8;
 bool gathers_rows(const ConvAttrs&, const OpShapes&);
 
+// 3x3 stride-1 convolutions of enough channels run by Winograd F(4x4, 3x3)
+// (conv_winograd.cc): 2.25 multiplies per output and channel pair instead of 9, for weights
+// 4x larger once transformed. Only where those stay within kWinogradWeightsPerOutput times
+// the output (36 x input channels against the pixels, per output channel): the weights of
+// small images of many channels would grow most (docs/benchmarks.md: 14 x 14 x 256 measured
+// 1.0-1.2x faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x for 28 MB more).
+inline constexpr int64_t kWinogradMinChannels = 16;
+inline constexpr int64_t kWinogradWeightsPerOutput = 8;
+bool uses_winograd(const ConvAttrs&, const OpShapes&);
+
 OpCost cost(const ConvAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvAttrs&, const OpShapes&, const Region& out, int input);
 TilingHints tiling_hints(const ConvAttrs&, const OpShapes&, const TilingQuery& query);

@@ -1,5 +1,6 @@
 // Conv bound to fast kernels: the direct depthwise kernel when each channel is its own
-// group, otherwise an indirect GEMM over the tile's output pixels (NHWC in and out).
+// group, Winograd's transforms around GEMMs where uses_winograd says, otherwise an indirect
+// GEMM over the tile's output pixels (NHWC in and out).
 #include <algorithm>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv.h"
+#include "core/ops/conv_kernel_base.h"
 #include "core/ops/conv_weights.h"
 #include "core/ops/epilogue.h"
 #include "core/ops/packed_weights.h"
@@ -14,43 +16,6 @@
 namespace tessera::ops {
 
 namespace {
-
-struct ConvGeometry {
-  int64_t batch, in_h, in_w, in_c, out_h, out_w, out_c;
-  int64_t group, in_per_group, out_per_group;
-};
-
-ConvGeometry geometry(const ConvAttrs& a, const OpShapes& s) {
-  const Shape& x = s.inputs[0];
-  const Shape& y = s.output;
-  return {x[0], x[2], x[3], x[1], y[2], y[3], y[1], a.group, x[1] / a.group, y[1] / a.group};
-}
-
-// Base class of both paths: bindings, epilogue and the per-element residual pointer.
-class ConvKernelBase : public TileKernel {
- protected:
-  ConvKernelBase(const ConvAttrs& a, const BindArgs& args)
-      : attrs_(a),
-        g_(geometry(a, args.shapes)),
-        in_(args.inputs[0]),
-        out_(args.output),
-        elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
-    if (a.epilogue.residual_input >= 0) residual_ = args.inputs[a.epilogue.residual_input];
-  }
-
-  // NHWC offset of (n, row, col, channel) in the output (and residual).
-  int64_t out_offset(int64_t n, int64_t row, int64_t col, int64_t c) const {
-    return ((n * g_.out_h + row) * g_.out_w + col) * g_.out_c + c;
-  }
-  const float* residual_data(const ExecContext& ctx) const {
-    return attrs_.epilogue.residual_input >= 0 ? input_data(residual_, ctx) : nullptr;
-  }
-
-  ConvAttrs attrs_;
-  ConvGeometry g_;
-  TensorBinding in_, out_, residual_;
-  const kernels::ElementwiseKernels& elementwise_;
-};
 
 class DepthwiseConvKernel final : public ConvKernelBase {
  public:
@@ -309,6 +274,11 @@ Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& arg
     auto kernel = std::make_unique<DepthwiseConvKernel>(a, args, weights, bias);
     if (!kernel->valid()) return out_of_memory();
     return std::unique_ptr<TileKernel>(std::move(kernel));
+  }
+  if (uses_winograd(a, args.shapes)) {
+    std::unique_ptr<TileKernel> kernel = bind_winograd(a, args, weights, bias);
+    if (kernel == nullptr) return out_of_memory();
+    return kernel;
   }
   auto kernel = std::make_unique<IgemmConvKernel>(a, args, weights, bias);
   if (!kernel->valid()) return out_of_memory();

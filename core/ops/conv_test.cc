@@ -62,6 +62,31 @@ TEST_CASE("convolutions whose input rows lie 4 KiB apart run a kernel of few row
   }
 }
 
+TEST_CASE("3x3 stride-1 convolutions run Winograd F(4x4, 3x3) within the bound of the reference, bitwise alike") {
+  // Random sizes, odd and even, asymmetric pads (partial 4x4 tiles at every edge), a fused
+  // residual and ReLU; the same bits for every thread count, scheduler and tile size.
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    INFO("seed " << seed);
+    ModelBuilder b(seed + 500);
+    auto& rng = b.rng();
+    const int64_t h = random_int(rng, 14, 30), w = random_int(rng, 14, 30);
+    const int64_t c = random_int(rng, 16, 40), m = random_int(rng, 16, 70);
+    const int64_t top = random_int(rng, 0, 2), left = random_int(rng, 0, 2);
+    const std::vector<int64_t> pads{top, left, 2 - top, 2 - left};
+    const auto x = b.input({random_int(rng, 1, 2), c, h, w});
+    auto y = b.node("Conv", {x, b.weight({m, c, 3, 3}, -0.2f, 0.2f), b.weight({m})}, {{"pads", pads}});
+    if (seed % 2) y = b.node("Relu", {b.node("Add", {y, b.node("Conv", {x, b.weight({m, c, 1, 1})})})});
+    const TestModel model = b.build({y});
+    int winograd = 0;
+    for (const NodeInfo& n : compiled_info(model).nodes) winograd += n.kernel.rfind("f32_winograd_f4x4_3x3", 0) == 0;
+    CHECK(winograd == 1);
+    const std::vector<Tensor> first = check_against_reference(model);
+    CheckOptions small_tiles;
+    small_tiles.tile_flops = 2e5;
+    check_identical(check_against_reference(model, small_tiles), first);
+  }
+}
+
 TEST_CASE("a convolution's cost counts the input rows and columns its windows read") {
   // 1x1 at stride 2 reads every other row and column of its footprint; 3x3 at stride 2 all.
   ops::ConvAttrs a;

@@ -1,0 +1,66 @@
+// The Winograd transform list (best first) and the weight transform and packing.
+#include "core/kernels/winograd/winograd.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "core/kernels/gemm/gemm.h"
+#include "core/kernels/winograd/winograd_matrices.h"
+#include "core/kernels/winograd/winograd_ukernels.h"
+
+namespace tessera::kernels {
+
+namespace {
+
+constexpr WinogradKernels kWinogradKernels[] = {
+#if defined(__x86_64__)
+    {"f32_winograd_f4x4_3x3_avx512", Isa::kAvx512, f32_winograd_input_avx512, f32_winograd_output_avx512},
+    {"f32_winograd_f4x4_3x3_avx2", Isa::kAvx2Fma, f32_winograd_input_avx2, f32_winograd_output_avx2},
+#endif
+#if defined(__wasm_simd128__)
+    {"f32_winograd_f4x4_3x3_wasm128", Isa::kWasmSimd128, f32_winograd_input_wasm128, f32_winograd_output_wasm128},
+#endif
+    {"f32_winograd_f4x4_3x3_scalar", Isa::kScalar, f32_winograd_input_scalar, f32_winograd_output_scalar},
+};
+
+}  // namespace
+
+std::span<const WinogradKernels> winograd_kernels() { return kWinogradKernels; }
+
+const WinogradKernels& best_winograd_kernels(Isa max_isa) {
+  for (const WinogradKernels& kernels : kWinogradKernels) {
+    if (isa_supported(kernels.isa) && static_cast<int>(kernels.isa) <= static_cast<int>(max_isa)) return kernels;
+  }
+  return kWinogradKernels[std::size(kWinogradKernels) - 1];  // scalar runs everywhere
+}
+
+size_t packed_winograd_weights_floats(int nr, size_t cin, size_t cout) {
+  return kWinogradPoints * packed_gemm_weights_floats(nr, cin, 1, cout);
+}
+
+void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, float* packed) {
+  const size_t point_floats = packed_gemm_weights_floats(nr, cin, 1, cout);
+  std::fill_n(packed, kWinogradPoints * point_floats, 0.0f);  // zero biases and padded columns
+  for (size_t oc = 0; oc < cout; ++oc) {
+    const size_t panel = packed_gemm_panel_offset(nr, cin, 1, oc / nr) + nr + oc % nr;
+    for (size_t ic = 0; ic < cin; ++ic) {
+      const float* g = w + (oc * cin + ic) * 9;
+      double gt[6][3];  // G g
+      for (int i = 0; i < 6; ++i) {
+        for (int j = 0; j < 3; ++j) {
+          gt[i][j] = 0;
+          for (int k = 0; k < 3; ++k) gt[i][j] += winograd::kG[i][k] * g[k * 3 + j];
+        }
+      }
+      for (int i = 0; i < 6; ++i) {
+        for (int j = 0; j < 6; ++j) {
+          double u = 0;  // (G g G^T)[i][j]
+          for (int k = 0; k < 3; ++k) u += gt[i][k] * winograd::kG[j][k];
+          packed[(i * 6 + j) * point_floats + panel + ic * nr] = static_cast<float>(u);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tessera::kernels

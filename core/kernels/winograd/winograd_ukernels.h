@@ -1,0 +1,23 @@
+// The per-ISA Winograd transforms (winograd_<isa>.cc); only winograd.cc's list names them.
+#pragma once
+
+#include "core/kernels/winograd/winograd.h"
+
+namespace tessera::kernels {
+
+#define TESSERA_WINOGRAD_INPUT(name) void name(size_t channels, const float* const* in, float* v, size_t v_stride)
+#define TESSERA_WINOGRAD_OUTPUT(name)                                                                           \
+  void name(size_t channels, const float* m, size_t m_stride, const float* bias, float* y, size_t y_row_stride, \
+            size_t y_pixel_stride, const float* residual, size_t row_begin, size_t row_end, size_t cols,        \
+            const MinMax& clamp)
+
+TESSERA_WINOGRAD_INPUT(f32_winograd_input_avx512);
+TESSERA_WINOGRAD_OUTPUT(f32_winograd_output_avx512);
+TESSERA_WINOGRAD_INPUT(f32_winograd_input_avx2);
+TESSERA_WINOGRAD_OUTPUT(f32_winograd_output_avx2);
+TESSERA_WINOGRAD_INPUT(f32_winograd_input_wasm128);
+TESSERA_WINOGRAD_OUTPUT(f32_winograd_output_wasm128);
+TESSERA_WINOGRAD_INPUT(f32_winograd_input_scalar);
+TESSERA_WINOGRAD_OUTPUT(f32_winograd_output_scalar);
+
+}  // namespace tessera::kernels
