@@ -65,19 +65,18 @@ bool uses_winograd(const ConvAttrs& a, const OpShapes& s) {
 
 namespace {
 
-// Winograd's work on `out`: one GEMM per transform point over the region's 4x4-output
-// tiles, and the transforms, priced as passes over the outputs (the input transform runs
-// again for every channel block).
-OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double bytes) {
+// Winograd's work on `out`: the convolution's flops, done as one GEMM per transform point
+// over the region's 4x4-output tiles, and the transforms, priced as passes over the outputs
+// (the input transform runs again for every channel block).
+OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
   const int64_t cin = s.inputs[0][1], columns = out.extent(1);
   const int64_t tiles = out.extent(0) * (ceil_div(out.end[2], 4) - out.begin[2] / 4) * ceil_div(out.extent(3), 4);
-  const double flops = 2.0 * kernels::kWinogradPoints * static_cast<double>(tiles * columns * cin);
   const int64_t transform_passes = ceil_div(kernels::kWinogradPoints * (cin + columns), 16 * columns);
   const int64_t weights = (kernels::kWinogradPoints - a.kernel_h * a.kernel_w) * cin * columns;
   return {flops,
           bytes + 4.0 * static_cast<double>(weights),
           WorkKind::kGemm,
-          {tiles, columns, cin, 1},
+          {tiles, columns, cin, 1, kernels::kWinogradPoints},
           a.epilogue.activation,
           a.epilogue.affine_passes() + static_cast<int>(transform_passes)};
 }
@@ -97,7 +96,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
     bytes += 4.0 * static_cast<double>(in->extent(0) * in->extent(1) * rows * columns);
   }
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
-  if (uses_winograd(a, s)) return winograd_cost(a, s, out, bytes);
+  if (uses_winograd(a, s)) return winograd_cost(a, s, out, flops, bytes);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
     // Inputs are NHWC: a block of channels reads one short run per pixel.

@@ -62,11 +62,14 @@ enum class WorkKind : uint8_t {
 
 // One GEMM a region runs (a batch of them when flops exceed 2 * rows * columns * depth).
 // A convolution's depth runs as `taps` kernel taps of depth / taps input channels each.
+// `count` says how many GEMMs of this shape run where the flops do not (Winograd's 36 do
+// the work of fewer multiplies than its flops count).
 struct GemmShape {
   int64_t rows = 0;
   int64_t columns = 0;
   int64_t depth = 0;
   int64_t taps = 1;
+  int64_t count = 0;  // 0: as many as the flops make
 };
 
 // Work of one output region: what the cost model and tile sizing weigh.

@@ -39,6 +39,7 @@ double round_up(double x, int multiple) { return std::ceil(x / multiple) * multi
 double gemm_count(const ops::OpCost& c) {
   const ops::GemmShape& g = c.gemm;
   if (g.rows <= 0 || g.columns <= 0 || g.depth <= 0) return 0;
+  if (g.count > 0) return static_cast<double>(g.count);
   const double one = 2.0 * static_cast<double>(g.rows) * static_cast<double>(g.columns) * static_cast<double>(g.depth);
   return std::max(1.0, c.flops / one);
 }
