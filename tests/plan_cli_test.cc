@@ -77,7 +77,7 @@ std::vector<std::string> explain_row(const std::string& out, const std::string& 
     std::istringstream words(line);
     std::vector<std::string> row;
     for (std::string w; words >> w;) row.push_back(w);
-    if (row.size() == 7 && row[0] == node) return row;
+    if (row.size() == 8 && row[0] == node) return row;
   }
   return {};
 }
@@ -147,10 +147,12 @@ TEST_CASE("tessera plan --explain shows every node's grid and saves a plan that 
     CHECK(node["predicted_ms"].is_number());
     CHECK(node["default_ms"].is_number());
     const std::vector<std::string> row = explain_row(out, name);
-    REQUIRE(row.size() == 7);
+    REQUIRE(row.size() == 8);
     CHECK(row[1] == node["op"].get<std::string>().substr(0, 20));  // the column's width
     CHECK(row[2] == grid_string(node["grid"]));
     CHECK(row[3] == grid_string(node["default_grid"]));
+    const std::string algorithm = node["algorithm"];
+    CHECK(row[4] == (algorithm.empty() ? "-" : algorithm));
     const json& saved = file["nodes"][i];
     CHECK(saved["name"] == name);
     CHECK(saved["op"] == node["op"]);

@@ -233,6 +233,28 @@ TEST_CASE("a saved plan loads back as the same tiling and computes the same bits
   }
 }
 
+TEST_CASE("a saved plan's algorithms are the model's: a convolution Winograd would run goes by GEMM") {
+  const TestModel m = small_cnn();
+  const json plan = json::parse(plan_text(*load(m, {.threads = 2})));
+  json by_gemm = plan;
+  std::string conv;  // the second convolution: 16 -> 16 channels, Winograd by its own choice
+  for (json& node : by_gemm["nodes"]) {
+    if (node.value("algorithm", "") != "winograd") continue;
+    node["algorithm"] = "gemm";
+    conv = node["name"];
+  }
+  REQUIRE_FALSE(conv.empty());
+  auto own = load(m, {.threads = 2});
+  auto gemm = load(m, {.threads = 2, .plan = by_gemm.dump()});
+  CHECK(find_node(plan_of(*own), conv)->algorithm == "winograd");
+  CHECK(find_node(plan_of(*gemm), conv)->algorithm == "gemm");
+  for (const NodeInfo& n : info_of(*gemm).nodes) {
+    if (n.name == conv) CHECK(n.kernel.find("winograd") == std::string::npos);
+  }
+  CHECK(json::parse(plan_text(*gemm))["nodes"] == by_gemm["nodes"]);  // saved again as it came
+  CHECK(relative_error(run(gemm, 2, Scheduler::kDynamic), run(own, 2, Scheduler::kDynamic)) <= 1e-4);
+}
+
 // A saved plan text, changed.
 std::string edited(const json& plan, const std::function<void(json&)>& edit) {
   json copy = plan;
@@ -257,7 +279,14 @@ TEST_CASE("saved plans that do not fit the model are refused naming the node or 
   // The plan with the convolution's cuts of dimension `dim` replaced.
   auto recut = [&](int dim, const json& cuts) { return edited(plan, [&](json& p) { node(p)["cuts"][dim] = cuts; }); };
 
+  // The second convolution (16 -> 16 channels) may run by Winograd, the first (8 -> 16) not.
   const std::vector<std::pair<std::string, std::string>> cases = {
+      {edited(plan, [&](json& p) { node(p)["algorithm"] = "winograd"; }),
+       "the plan runs node \"" + conv + "\" by algorithm \"winograd\", which it does not have here"},
+      {edited(plan, [&](json& p) { node(p)["algorithm"] = "fft"; }),
+       "the plan runs node \"" + conv + "\" by algorithm \"fft\", which it does not have here"},
+      {edited(plan, [&](json& p) { node(p)["algorithm"] = 1; }),
+       "plan file: nodes[" + std::to_string(k) + "] (" + conv + "): \"algorithm\" must be a string"},
       {edited(plan, [](json& p) { p["model"] = "resnet"; }),
        "the plan was made for model \"resnet\", not \"small_cnn\""},
       {edited(plan, [](json& p) { p["inputs"][0]["dims"][0] = 2; }),

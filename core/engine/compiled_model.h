@@ -89,6 +89,9 @@ class CompiledModel final : public Model {
                                                       bool planning_only);
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;
   // The tiling of one specialisation (planning.cc), with its report.
+  // The algorithm of each node whose op has several: a saved plan's for its dims, else the
+  // cost model's with a calibrated profile, else the op's own (planning.cc).
+  Status choose_algorithms(graph::Graph& g, const InputDims& dims) const;
   Result<tiles::TilingPlan> plan_tiling(const graph::Graph& g, const InputDims& dims, PlanReport* report) const;
 
   model::ModelDesc desc_;

@@ -103,6 +103,7 @@ std::string plan_report_json(const PlanReport& report) {
                      {"op", n.op},
                      {"grid", n.grid},
                      {"default_grid", n.default_grid},
+                     {"algorithm", n.algorithm},
                      {"predicted_ms", n.predicted_ms},
                      {"default_ms", n.default_ms}});
   }

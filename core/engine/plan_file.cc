@@ -50,8 +50,10 @@ std::string plan_file_json(const std::string& model, const InputDims& inputs, co
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     if (!tiles::owns_tiles(g, n)) continue;
-    nodes.push_back(
-        {{"name", node.name}, {"op", node.op}, {"shape", g.tensors[node.output].shape}, {"cuts", plan.nodes[n].cuts}});
+    json entry = {
+        {"name", node.name}, {"op", node.op}, {"shape", g.tensors[node.output].shape}, {"cuts", plan.nodes[n].cuts}};
+    if (*ops::op_algorithm_name(node.attrs) != '\0') entry["algorithm"] = ops::op_algorithm_name(node.attrs);
+    nodes.push_back(std::move(entry));
   }
   const json root = {{"format", kFormat},         {"version", kVersion},       {"model", model}, {"inputs", in},
                      {"threads", report.threads}, {"planner", report.planner}, {"nodes", nodes}};
@@ -108,6 +110,11 @@ Result<SavedPlan> parse_plan_file(const std::string& text) {
       if (!int_list(c, &cuts)) return Status::error(where + " (" + node.name + "): cuts must be integers");
       node.cuts.push_back(std::move(cuts));
     }
+    if (n.contains("algorithm")) {
+      if (!n["algorithm"].is_string())
+        return Status::error(where + " (" + node.name + "): \"algorithm\" must be a string");
+      node.algorithm = n["algorithm"].get<std::string>();
+    }
     saved.nodes.push_back(std::move(node));
   }
   return saved;
@@ -116,6 +123,21 @@ Result<SavedPlan> parse_plan_file(const std::string& text) {
 Status saved_plan_matches_model(const SavedPlan& saved, const std::string& model) {
   if (saved.model == model) return Status();
   return Status::error("the plan was made for model \"" + saved.model + "\", not \"" + model + "\"");
+}
+
+void apply_saved_algorithms(const SavedPlan& saved, graph::Graph& g) {
+  size_t next = 0;
+  for (size_t n = 0; n < g.nodes.size() && next < saved.nodes.size(); ++n) {
+    if (!tiles::owns_tiles(g, n)) continue;
+    graph::Node& node = g.nodes[n];
+    const SavedPlan::Node& entry = saved.nodes[next++];
+    if (entry.name != node.name || entry.algorithm.empty()) continue;
+    const int count = ops::op_algorithm_count(node.attrs, g.shapes_of(node));
+    for (int algorithm = 0; algorithm < count; ++algorithm) {
+      ops::OpAttrs attrs = ops::op_with_algorithm(node.attrs, algorithm);
+      if (entry.algorithm == ops::op_algorithm_name(attrs)) node.attrs = std::move(attrs);
+    }
+  }
 }
 
 Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g, Isa isa) {
@@ -140,6 +162,10 @@ Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Grap
     if (entry.shape != shape) {
       return Status::error("the plan tiles node \"" + node.name + "\" with output " + dims_string(entry.shape) +
                            ", the model's is " + dims_string(shape) + ": the plan was made for other input dims");
+    }
+    if (!entry.algorithm.empty() && entry.algorithm != ops::op_algorithm_name(node.attrs)) {
+      return Status::error("the plan runs node \"" + node.name + "\" by algorithm \"" + entry.algorithm +
+                           "\", which it does not have here");
     }
     plan.nodes.push_back({entry.cuts});
   }

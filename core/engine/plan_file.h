@@ -20,6 +20,7 @@ struct SavedPlan {
     std::string op;
     std::vector<int64_t> shape;
     std::vector<std::vector<int64_t>> cuts;
+    std::string algorithm;  // ops::op_algorithm_name; empty: the op's own choice
   };
   std::vector<Node> nodes;  // the computing nodes (not views), in graph order
 };
@@ -36,9 +37,13 @@ Status saved_plan_matches_model(const SavedPlan& saved, const std::string& model
 // OK when `saved` was made for these input dims; else the message names both.
 Status plan_matches_inputs(const SavedPlan& saved, const InputDims& inputs);
 
+// Runs each node a plan entry names an algorithm for by that algorithm, where the node has
+// it (saved_tiling refuses the plan where it has not).
+void apply_saved_algorithms(const SavedPlan& saved, graph::Graph& g);
+
 // The saved plan as a tiling of `g` (of the model it was made for), refused unless it has the
-// same node names, ops and output shapes in the same order, and cuts the ops allow for the
-// kernels of `isa`.
+// same node names, ops, output shapes and algorithms in the same order, and cuts the ops allow
+// for the kernels of `isa`.
 Result<tiles::TilingPlan> saved_tiling(const SavedPlan& saved, const graph::Graph& g, Isa isa);
 
 }  // namespace tessera

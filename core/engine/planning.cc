@@ -1,9 +1,11 @@
-// How a specialisation is tiled: a saved plan made for its dims, else the planner asked for
-// (core/plan/planner.h), and what `tessera plan` reports about it.
+// How a specialisation is computed and tiled: each node's algorithm and tiling from a saved
+// plan made for its dims, else from the cost model and the planner asked for
+// (core/plan/algorithms.h, planner.h), and what `tessera plan` reports about it.
 #include <chrono>
 
 #include "core/engine/compiled_model.h"
 #include "core/engine/plan_file.h"
+#include "core/plan/algorithms.h"
 #include "core/plan/planner.h"
 
 namespace tessera {
@@ -17,6 +19,22 @@ std::vector<int64_t> grid_of(const tiles::NodeTiling& tiling) {
 }
 
 }  // namespace
+
+Status CompiledModel::choose_algorithms(graph::Graph& g, const InputDims& dims) const {
+  if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
+    apply_saved_algorithms(*saved_plan_, g);
+    return Status();
+  }
+  TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options_.profile, isa_));
+  if (!profile.calibrated) return Status();  // guesses would choose no better than the ops
+  plan::TilingOptions tiling;
+  tiling.target_tile_flops = options_.tile_flops;
+  tiling.isa = isa_;
+  tiles::CompileOptions compile;
+  compile.reuse_memory = options_.reuse_memory;
+  compile.max_isa = isa_;
+  return plan::choose_algorithms(g, profile, tiling, compile).status();
+}
 
 Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, const InputDims& dims,
                                                      PlanReport* report) const {
@@ -33,7 +51,8 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
                       const plan::PlannedTiling* planned) {
     for (size_t n = 0; n < g.nodes.size(); ++n) {
       if (!tiles::owns_tiles(g, n)) continue;
-      NodePlan node{g.nodes[n].name, g.nodes[n].op, grid_of(chosen.nodes[n]), grid_of(default_plan.nodes[n])};
+      NodePlan node{g.nodes[n].name, g.nodes[n].op, grid_of(chosen.nodes[n]), grid_of(default_plan.nodes[n]),
+                    ops::op_algorithm_name(g.nodes[n].attrs)};
       if (planned && planned->searched) {
         node.predicted_ms = planned->search.node_seconds[n] * 1e3;
         node.default_ms = planned->search.start_seconds[n] * 1e3;

@@ -46,6 +46,7 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   static_cast<Window&>(a) = parsed.window;
   a.has_bias = p.has_input(2);
   const Shape out{x[0], w[0], parsed.out_h, parsed.out_w};
+  if (winograd_allowed(a, {{x, w}, out})) a.algorithm = ConvAlgorithm::kWinograd;
   TESSERA_RETURN_IF_ERROR(p.check_work(out, w[1] * w[2] * w[3]));
   return ParsedOp{a, out};
 }
@@ -54,7 +55,7 @@ bool gathers_rows(const ConvAttrs& a, const OpShapes& s) {
   return s.inputs[0][1] / a.group <= kGatherRowChannels && a.kernel_h * a.kernel_w > 1;
 }
 
-bool uses_winograd(const ConvAttrs& a, const OpShapes& s) {
+bool winograd_allowed(const ConvAttrs& a, const OpShapes& s) {
   const Shape& x = s.inputs[0];
   const Shape& y = s.output;
   const bool shape = a.kernel_h == 3 && a.kernel_w == 3 && a.stride_h == 1 && a.stride_w == 1 && a.dilation_h == 1 &&
@@ -62,6 +63,17 @@ bool uses_winograd(const ConvAttrs& a, const OpShapes& s) {
   return shape && x[1] >= kWinogradMinChannels && y[1] >= kWinogradMinChannels &&
          kernels::kWinogradPoints * x[1] <= kWinogradWeightsPerOutput * y[2] * y[3];
 }
+
+int algorithm_count(const ConvAttrs& a, const OpShapes& s) { return winograd_allowed(a, s) ? 2 : 1; }
+
+ConvAttrs with_algorithm(ConvAttrs a, int algorithm) {
+  a.algorithm = static_cast<ConvAlgorithm>(algorithm);
+  return a;
+}
+
+int algorithm_of(const ConvAttrs& a) { return static_cast<int>(a.algorithm); }
+
+const char* algorithm_name(const ConvAttrs& a) { return a.algorithm == ConvAlgorithm::kWinograd ? "winograd" : "gemm"; }
 
 namespace {
 
@@ -96,7 +108,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
     bytes += 4.0 * static_cast<double>(in->extent(0) * in->extent(1) * rows * columns);
   }
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
-  if (uses_winograd(a, s)) return winograd_cost(a, s, out, flops, bytes);
+  if (a.algorithm == ConvAlgorithm::kWinograd) return winograd_cost(a, s, out, flops, bytes);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
     // Inputs are NHWC: a block of channels reads one short run per pixel.
@@ -136,8 +148,9 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   // Row bands hold whole GEMM row blocks where the rows are short; Winograd's row blocks are
   // 4x4-output tiles, 4 rows high.
   const int64_t mr = kernels::best_gemm_kernel(q.isa).mr;
-  const int64_t rows = uses_winograd(a, s) ? 4 * std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], 4)))
-                                           : std::max<int64_t>(1, ceil_div(mr, s.output[3]));
+  const int64_t rows = a.algorithm == ConvAlgorithm::kWinograd
+                           ? 4 * std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], 4)))
+                           : std::max<int64_t>(1, ceil_div(mr, s.output[3]));
   // Row bands let the next layer start early, but every band re-reads all the weights: when
   // the weights outweigh an image's input, channel blocks come first and rows only feed threads.
   const int64_t weights = channels * (x[1] / a.group) * a.kernel_h * a.kernel_w;

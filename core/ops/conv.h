@@ -7,6 +7,9 @@
 
 namespace tessera::ops {
 
+// How a convolution computes: the direct (indirect) GEMM, or Winograd F(4x4, 3x3).
+enum class ConvAlgorithm { kGemm, kWinograd };
+
 struct ConvAttrs : Window {
   int64_t group = 1;
   bool has_bias = false;  // input 2
@@ -14,6 +17,7 @@ struct ConvAttrs : Window {
   // batch norm's, ConvWeights), or -1.
   int weight_scale_input = -1;
   Epilogue epilogue;
+  ConvAlgorithm algorithm = ConvAlgorithm::kGemm;  // parse_conv's choice; a tiling plan may choose another
 };
 
 // Up to this many input channels per group, the GEMM gathers each output pixel's inputs
@@ -22,15 +26,23 @@ struct ConvAttrs : Window {
 inline constexpr int64_t kGatherRowChannels = 8;
 bool gathers_rows(const ConvAttrs&, const OpShapes&);
 
-// 3x3 stride-1 convolutions of enough channels run by Winograd F(4x4, 3x3)
+// 3x3 stride-1 convolutions of enough channels may run by Winograd F(4x4, 3x3)
 // (conv_winograd.cc): 2.25 multiplies per output and channel pair instead of 9, for weights
 // 4x larger once transformed. Only where those stay within kWinogradWeightsPerOutput times
 // the output (36 x input channels against the pixels, per output channel): the weights of
 // small images of many channels would grow most (docs/benchmarks.md: 14 x 14 x 256 measured
 // 1.0-1.2x faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x for 28 MB more).
+// Where it may, it is the convolution's own choice.
 inline constexpr int64_t kWinogradMinChannels = 16;
 inline constexpr int64_t kWinogradWeightsPerOutput = 8;
-bool uses_winograd(const ConvAttrs&, const OpShapes&);
+bool winograd_allowed(const ConvAttrs&, const OpShapes&);
+
+// The algorithms a plan may choose between (ops.h: op_algorithm_count): ConvAlgorithm's
+// values, the first one, or both where Winograd is allowed.
+int algorithm_count(const ConvAttrs&, const OpShapes&);
+ConvAttrs with_algorithm(ConvAttrs a, int algorithm);
+int algorithm_of(const ConvAttrs& a);
+const char* algorithm_name(const ConvAttrs& a);
 
 OpCost cost(const ConvAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ConvAttrs&, const OpShapes&, const Region& out, int input);

@@ -1,5 +1,5 @@
 // Conv bound to fast kernels: the direct depthwise kernel when each channel is its own
-// group, Winograd's transforms around GEMMs where uses_winograd says, otherwise an indirect
+// group, Winograd's transforms around GEMMs where the algorithm says, otherwise an indirect
 // GEMM over the tile's output pixels (NHWC in and out).
 #include <algorithm>
 #include <vector>
@@ -275,7 +275,11 @@ Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& arg
     if (!kernel->valid()) return out_of_memory();
     return std::unique_ptr<TileKernel>(std::move(kernel));
   }
-  if (uses_winograd(a, args.shapes)) {
+  if (a.algorithm == ConvAlgorithm::kWinograd) {
+    if (!winograd_allowed(a, args.shapes)) {
+      return Status::error(args.path + ": Winograd applies to 3x3 stride-1 convolutions of one group and at least " +
+                           std::to_string(kWinogradMinChannels) + " channels, where its weights stay small");
+    }
     std::unique_ptr<TileKernel> kernel = bind_winograd(a, args, weights, bias);
     if (kernel == nullptr) return out_of_memory();
     return kernel;

@@ -45,7 +45,7 @@ class ConvKernelBase : public TileKernel {
   const kernels::ElementwiseKernels& elementwise_;
 };
 
-// The Winograd path (conv_winograd.cc) for a convolution uses_winograd accepts; null when
+// The Winograd path (conv_winograd.cc) for a convolution winograd_allowed accepts; null when
 // memory runs out packing its weights.
 std::unique_ptr<TileKernel> bind_winograd(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights,
                                           const float* bias);

@@ -86,6 +86,43 @@ inline Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindA
 inline bool is_view(const OpAttrs& a) { return std::holds_alternative<ViewAttrs>(a); }
 
 // The fused epilogue of a kind that has one, else null.
+// Ops with more than one algorithm (Conv: the direct GEMM and Winograd) number them from 0
+// and say which apply to a node; its attrs hold the op's own choice, a tiling plan may choose
+// another (tiles::NodeTiling::algorithm). Every other op has one, algorithm 0.
+inline int op_algorithm_count(const OpAttrs& a, const OpShapes& s) {
+  return std::visit(
+      [&](const auto& x) {
+        if constexpr (requires { algorithm_count(x, s); }) return algorithm_count(x, s);
+        return 1;
+      },
+      a);
+}
+inline int op_algorithm(const OpAttrs& a) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (requires { algorithm_of(x); }) return algorithm_of(x);
+        return 0;
+      },
+      a);
+}
+// "" for ops of one algorithm.
+inline const char* op_algorithm_name(const OpAttrs& a) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (requires { algorithm_name(x); }) return algorithm_name(x);
+        return "";
+      },
+      a);
+}
+inline OpAttrs op_with_algorithm(const OpAttrs& a, int algorithm) {
+  return std::visit(
+      [&](const auto& x) -> OpAttrs {
+        if constexpr (requires { with_algorithm(x, algorithm); }) return with_algorithm(x, algorithm);
+        return x;
+      },
+      a);
+}
+
 const Epilogue* op_epilogue(const OpAttrs& a);
 Epilogue* op_epilogue(OpAttrs& a);
 

@@ -8,6 +8,7 @@
 #include "core/graph/build.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/model/load.h"
+#include "core/plan/algorithms.h"
 #include "core/plan/cost_model.h"
 #include "core/plan/planner.h"
 #include "tests/support/op_model.h"
@@ -113,6 +114,26 @@ TEST_CASE("a node's configurations are distinct legal tilings, the one-tile grid
     }
   }
   CHECK(crossed > 0);
+}
+
+TEST_CASE("the cost model chooses each 3x3 convolution's algorithm: Winograd unless its transforms cost more") {
+  // residual_cnn's two 3x3 convolutions (16 and 32 channels in, 40 x 40) may run by Winograd;
+  // its transforms are priced as elementwise passes.
+  auto chosen = [](double elementwise_ns) {
+    graph::Graph g = residual_cnn();
+    Profile p = uncalibrated_profile("avx512", "native");
+    p.elementwise_ns = elementwise_ns;
+    const Result<int> changed = choose_algorithms(g, p, {}, {});
+    REQUIRE(changed.ok());
+    std::vector<std::string> algorithms;
+    for (const graph::Node& n : g.nodes) {
+      if (n.op == "Conv") algorithms.push_back(ops::op_algorithm_name(n.attrs));
+    }
+    return algorithms;
+  };
+  const std::vector<std::string> cheap = chosen(1e-3), dear = chosen(1e3);
+  CHECK(cheap == std::vector<std::string>{"winograd", "winograd", "gemm", "gemm"});
+  CHECK(dear == std::vector<std::string>{"gemm", "gemm", "gemm", "gemm"});
 }
 
 TEST_CASE("channel cuts follow the GEMM panels of the ISA the kernels run, not of the machine") {

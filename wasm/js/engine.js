@@ -374,6 +374,7 @@ export class Model {
       planningMs: r.planning_ms, predictedMs: r.predicted_ms, defaultPredictedMs: r.default_predicted_ms,
       exposureMs: r.exposure_ms, defaultExposureMs: r.default_exposure_ms,
       nodes: r.nodes.map((n) => ({ name: n.name, op: n.op, grid: n.grid, defaultGrid: n.default_grid,
+                                   algorithm: n.algorithm,
                                    predictedMs: n.predicted_ms, defaultMs: n.default_ms })),
     };
   }

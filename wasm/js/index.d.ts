@@ -151,6 +151,9 @@ export interface NodePlan {
   grid: number[];
   /** As the default heuristic tiles it. */
   defaultGrid: number[];
+  /** The op's algorithm ("winograd", "gemm"; empty for ops of one): the op's own choice, the cost model's with a
+   * calibrated profile, or a saved plan's. */
+  algorithm: string;
   /** The search's cost of this node's choice (zero when the search did not run). */
   predictedMs: number;
   /** The search's cost of the default's choice (zero when the search did not run). */

@@ -58,8 +58,11 @@ struct NodePlan {
   std::string op;
   std::vector<int64_t> grid;          // tiles per output dimension, as planned
   std::vector<int64_t> default_grid;  // as the default heuristic tiles it
-  double predicted_ms = 0;            // the search's cost of this node's choice (searched plans)
-  double default_ms = 0;              // the search's cost of the default's choice
+  // The op's algorithm ("winograd", "gemm"; empty for ops of one): the op's own choice, the
+  // cost model's with a calibrated profile, or a saved plan's.
+  std::string algorithm;
+  double predicted_ms = 0;  // the search's cost of this node's choice (searched plans)
+  double default_ms = 0;    // the search's cost of the default's choice
 };
 struct PlanReport {
   std::string planner;          // "default", "search" or "file" (a saved plan)
@@ -248,7 +251,7 @@ std::string model_prediction_json(const ModelPrediction& prediction);
 // A plan report as JSON: {"planner", "searched", "kept_default", "calibrated", "threads",
 // "search_path", "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes",
 // "planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "nodes": [{"name", "op",
-// "grid", "default_grid", "predicted_ms", "default_ms"}]}.
+// "grid", "default_grid", "algorithm", "predicted_ms", "default_ms"}]}.
 std::string plan_report_json(const PlanReport& report);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
