@@ -25,15 +25,17 @@ Status CompiledModel::choose_algorithms(graph::Graph& g, const InputDims& dims) 
     apply_saved_algorithms(*saved_plan_, g);
     return Status();
   }
-  TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options_.profile, isa_));
-  if (!profile.calibrated) return Status();  // guesses would choose no better than the ops
+  // Guesses would choose no better than the ops. A profile of another ISA or build is refused
+  // where a planner cannot do without it (search), not here.
+  Result<plan::Profile> profile = find_profile(options_.profile, isa_);
+  if (!profile.ok() || !profile->calibrated) return Status();
   plan::TilingOptions tiling;
   tiling.target_tile_flops = options_.tile_flops;
   tiling.isa = isa_;
   tiles::CompileOptions compile;
   compile.reuse_memory = options_.reuse_memory;
   compile.max_isa = isa_;
-  return plan::choose_algorithms(g, profile, tiling, compile).status();
+  return plan::choose_algorithms(g, *profile, tiling, compile).status();
 }
 
 Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, const InputDims& dims,

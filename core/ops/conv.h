@@ -17,7 +17,9 @@ struct ConvAttrs : Window {
   // batch norm's, ConvWeights), or -1.
   int weight_scale_input = -1;
   Epilogue epilogue;
-  ConvAlgorithm algorithm = ConvAlgorithm::kGemm;  // parse_conv's choice; a tiling plan may choose another
+  // The op's own choice (parse_conv); the cost model or a saved plan may set another
+  // (docs/planning.md, "Algorithms").
+  ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
 };
 
 // Up to this many input channels per group, the GEMM gathers each output pixel's inputs
@@ -37,8 +39,8 @@ inline constexpr int64_t kWinogradMinChannels = 16;
 inline constexpr int64_t kWinogradWeightsPerOutput = 8;
 bool winograd_allowed(const ConvAttrs&, const OpShapes&);
 
-// The algorithms a plan may choose between (ops.h: op_algorithm_count): ConvAlgorithm's
-// values, the first one, or both where Winograd is allowed.
+// The algorithms a node may run by (ops.h: op_algorithm_count): ConvAlgorithm's values, the
+// first one, or both where Winograd is allowed.
 int algorithm_count(const ConvAttrs&, const OpShapes&);
 ConvAttrs with_algorithm(ConvAttrs a, int algorithm);
 int algorithm_of(const ConvAttrs& a);

@@ -64,7 +64,8 @@ TEST_CASE("convolutions whose input rows lie 4 KiB apart run a kernel of few row
 
 TEST_CASE("3x3 stride-1 convolutions run Winograd F(4x4, 3x3) within the bound of the reference, bitwise alike") {
   // Random sizes, odd and even, asymmetric pads (partial 4x4 tiles at every edge), a fused
-  // residual and ReLU; the same bits for every thread count, scheduler and tile size.
+  // residual and ReLU or a sigmoid; the same bits for every thread count, scheduler and tile
+  // size.
   for (uint32_t seed = 1; seed <= 6; ++seed) {
     INFO("seed " << seed);
     ModelBuilder b(seed + 500);
@@ -76,6 +77,7 @@ TEST_CASE("3x3 stride-1 convolutions run Winograd F(4x4, 3x3) within the bound o
     const auto x = b.input({random_int(rng, 1, 2), c, h, w});
     auto y = b.node("Conv", {x, b.weight({m, c, 3, 3}, -0.2f, 0.2f), b.weight({m})}, {{"pads", pads}});
     if (seed % 2) y = b.node("Relu", {b.node("Add", {y, b.node("Conv", {x, b.weight({m, c, 1, 1})})})});
+    if (seed % 3 == 0) y = b.node("Sigmoid", {y});  // an epilogue tail after the output transform
     const TestModel model = b.build({y});
     int winograd = 0;
     for (const NodeInfo& n : compiled_info(model).nodes) winograd += n.kernel.rfind("f32_winograd_f4x4_3x3", 0) == 0;
