@@ -111,8 +111,9 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   TESSERA_ASSIGN_OR_RETURN(s->graph, graph::build_graph(desc_, binding, store_));
   TESSERA_RETURN_IF_ERROR(graph::optimize(s->graph));
   for (size_t i = 0; i < desc_.inputs.size(); ++i) s->dims.emplace_back(desc_.inputs[i].name, binding.shapes[i]);
-  TESSERA_RETURN_IF_ERROR(choose_algorithms(s->graph, s->dims));
-  TESSERA_ASSIGN_OR_RETURN(s->plan, plan_tiling(s->graph, s->dims, &s->plan_report));
+  const Result<plan::Profile> profile = find_profile(options_.profile, isa_);
+  TESSERA_RETURN_IF_ERROR(choose_algorithms(s->graph, s->dims, profile));
+  TESSERA_ASSIGN_OR_RETURN(s->plan, plan_tiling(s->graph, s->dims, profile, &s->plan_report));
   tiles::CompileOptions compile_options;
   compile_options.reuse_memory = options_.reuse_memory;
   compile_options.max_isa = isa_;

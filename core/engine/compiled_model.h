@@ -91,8 +91,10 @@ class CompiledModel final : public Model {
   // The tiling of one specialisation (planning.cc), with its report.
   // The algorithm of each node whose op has several: a saved plan's for its dims, else the
   // cost model's with a calibrated profile, else the op's own (planning.cc).
-  Status choose_algorithms(graph::Graph& g, const InputDims& dims) const;
-  Result<tiles::TilingPlan> plan_tiling(const graph::Graph& g, const InputDims& dims, PlanReport* report) const;
+  // Both price with `profile` (find_profile's, read once per specialisation).
+  Status choose_algorithms(graph::Graph& g, const InputDims& dims, const Result<plan::Profile>& profile) const;
+  Result<tiles::TilingPlan> plan_tiling(const graph::Graph& g, const InputDims& dims,
+                                        const Result<plan::Profile>& profile, PlanReport* report) const;
 
   model::ModelDesc desc_;
   CompileOptions options_;

@@ -20,14 +20,14 @@ std::vector<int64_t> grid_of(const tiles::NodeTiling& tiling) {
 
 }  // namespace
 
-Status CompiledModel::choose_algorithms(graph::Graph& g, const InputDims& dims) const {
+Status CompiledModel::choose_algorithms(graph::Graph& g, const InputDims& dims,
+                                        const Result<plan::Profile>& profile) const {
   if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
     apply_saved_algorithms(*saved_plan_, g);
     return Status();
   }
   // Guesses would choose no better than the ops. A profile of another ISA or build is refused
   // where a planner cannot do without it (search), not here.
-  Result<plan::Profile> profile = find_profile(options_.profile, isa_);
   if (!profile.ok() || !profile->calibrated) return Status();
   plan::TilingOptions tiling;
   tiling.target_tile_flops = options_.tile_flops;
@@ -39,7 +39,7 @@ Status CompiledModel::choose_algorithms(graph::Graph& g, const InputDims& dims) 
 }
 
 Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, const InputDims& dims,
-                                                     PlanReport* report) const {
+                                                     const Result<plan::Profile>& profile, PlanReport* report) const {
   report->threads = options_.threads;
   plan::PlannerOptions options;
   options.defaults.threads = options_.threads;
@@ -77,13 +77,13 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
     describe(default_plan, default_plan, nullptr);
     return default_plan;
   }
-  TESSERA_ASSIGN_OR_RETURN(plan::Profile profile, find_profile(options_.profile, isa_));
+  if (!profile.ok()) return profile.status();
   const auto start = std::chrono::steady_clock::now();
-  TESSERA_ASSIGN_OR_RETURN(plan::PlannedTiling planned, plan::plan_tiling(g, profile, options));
+  TESSERA_ASSIGN_OR_RETURN(plan::PlannedTiling planned, plan::plan_tiling(g, *profile, options));
   report->planning_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   report->searched = true;
   report->kept_default = planned.kept_default;
-  report->calibrated = profile.calibrated;
+  report->calibrated = profile->calibrated;
   report->search_path = plan::search_path_name(planned.search.search.path);
   report->configurations = planned.search.configurations;
   report->nodes_eliminated = planned.search.search.nodes_eliminated;

@@ -82,7 +82,9 @@ namespace {
 // (the input transform runs again for every channel block).
 OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
   const int64_t cin = s.inputs[0][1], columns = out.extent(1);
-  const int64_t tiles = out.extent(0) * (ceil_div(out.end[2], 4) - out.begin[2] / 4) * ceil_div(out.extent(3), 4);
+  constexpr int64_t kSide = kernels::kWinogradOutput;
+  const int64_t tiles =
+      out.extent(0) * (ceil_div(out.end[2], kSide) - out.begin[2] / kSide) * ceil_div(out.extent(3), kSide);
   const int64_t transform_passes = ceil_div(kernels::kWinogradPoints * (cin + columns), 16 * columns);
   const int64_t weights = (kernels::kWinogradPoints - a.kernel_h * a.kernel_w) * cin * columns;
   return {flops,
@@ -149,7 +151,8 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   // 4x4-output tiles, 4 rows high.
   const int64_t mr = kernels::best_gemm_kernel(q.isa).mr;
   const int64_t rows = a.algorithm == ConvAlgorithm::kWinograd
-                           ? 4 * std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], 4)))
+                           ? kernels::kWinogradOutput *
+                                 std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], kernels::kWinogradOutput)))
                            : std::max<int64_t>(1, ceil_div(mr, s.output[3]));
   // Row bands let the next layer start early, but every band re-reads all the weights: when
   // the weights outweigh an image's input, channel blocks come first and rows only feed threads.

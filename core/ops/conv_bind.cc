@@ -240,7 +240,7 @@ class IgemmConvKernel final : public ConvKernelBase {
   // gathered rows follow them.
   size_t pointer_floats() const {
     const int64_t pointers = (gather_rows_ ? 1 : taps_) * gemm_.mr;
-    return (sizeof(const float*) * pointers + sizeof(float) - 1) / sizeof(float);
+    return pointer_scratch_floats(pointers);
   }
 
   const kernels::GemmKernel& gemm_;

@@ -157,7 +157,7 @@ class PhaseGemmConvTransposeKernel final : public GemmConvTransposeKernel {
   }
 
   size_t scratch_floats(const Region&) const override {
-    return (sizeof(const float*) * std::max<size_t>(1, max_taps_) * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+    return pointer_scratch_floats(std::max<size_t>(1, max_taps_) * gemm_.mr);
   }
   std::string kernel_name() const override { return gemm_.name; }
 
@@ -280,7 +280,7 @@ class PixelGemmConvTransposeKernel final : public GemmConvTransposeKernel {
 
  private:
   // The micro-kernel's row pointers, first in the scratch (aligned for pointers).
-  size_t pointer_floats() const { return (sizeof(const float*) * gemm_.mr + sizeof(float) - 1) / sizeof(float); }
+  size_t pointer_floats() const { return pointer_scratch_floats(gemm_.mr); }
 
   int64_t columns_ = 0;  // kernel_h x kernel_w x output channels
 };

@@ -89,10 +89,7 @@ class WinogradConvKernel final : public ConvKernelBase {
     float* m = v + kWinogradPoints * gemm_.mr * v_row_;
     return {v, m, reinterpret_cast<const float**>(m + kWinogradPoints * gemm_.mr * gemm_.nr)};
   }
-  size_t pointer_floats() const {
-    const size_t pointers = std::max<size_t>(kWinogradPoints, gemm_.mr);
-    return (sizeof(const float*) * pointers + sizeof(float) - 1) / sizeof(float);
-  }
+  size_t pointer_floats() const { return pointer_scratch_floats(std::max<size_t>(kWinogradPoints, gemm_.mr)); }
 
   // Transforms the input of tile `tile` (row-major over the image's tiles) into slot `slot`.
   void transform_input(const float* x, int64_t n, int64_t tile, int64_t slot, const Scratch& s) const {

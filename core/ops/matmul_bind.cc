@@ -127,7 +127,7 @@ class MatMulKernel final : public TileKernel {
   }
 
   size_t scratch_floats(const Region& tile) const override {
-    const size_t pointers = (sizeof(const float*) * gemm_.mr + sizeof(float) - 1) / sizeof(float);
+    const size_t pointers = pointer_scratch_floats(gemm_.mr);
     return (b_.constant ? 0 : tile_panel_floats(tile)) + (attrs_.trans_a ? gemm_.mr * d_.k : 0) + pointers;
   }
   std::string kernel_name() const override { return gemm_.name; }

@@ -169,6 +169,12 @@ struct ExecContext {
   float* scratch = nullptr;
 };
 
+// Floats of scratch that hold `pointers` pointers (a GEMM micro-kernel's row pointers, kept
+// first in the scratch, where they stay aligned).
+inline size_t pointer_scratch_floats(size_t pointers) {
+  return (sizeof(const float*) * pointers + sizeof(float) - 1) / sizeof(float);
+}
+
 // A bound op: packed constants and fixed pointers, ready to compute any output region.
 // run() is called concurrently from several threads on disjoint regions.
 class TileKernel {

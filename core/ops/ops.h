@@ -85,10 +85,10 @@ inline Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindA
 
 inline bool is_view(const OpAttrs& a) { return std::holds_alternative<ViewAttrs>(a); }
 
-// The fused epilogue of a kind that has one, else null.
 // Ops with more than one algorithm (Conv: the direct GEMM and Winograd) number them from 0
-// and say which apply to a node; its attrs hold the op's own choice, a tiling plan may choose
-// another (tiles::NodeTiling::algorithm). Every other op has one, algorithm 0.
+// and say which apply to a node; its attrs hold the op's own choice, which the cost model or
+// a saved plan may replace (docs/planning.md, "Algorithms"). Every other op has one,
+// algorithm 0.
 inline int op_algorithm_count(const OpAttrs& a, const OpShapes& s) {
   return std::visit(
       [&](const auto& x) {
@@ -123,6 +123,7 @@ inline OpAttrs op_with_algorithm(const OpAttrs& a, int algorithm) {
       a);
 }
 
+// The fused epilogue of a kind that has one, else null.
 const Epilogue* op_epilogue(const OpAttrs& a);
 Epilogue* op_epilogue(OpAttrs& a);
 

@@ -284,14 +284,19 @@ SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
           profile.executor.remote_input};
 }
 
+std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds) {
+  std::vector<double> out(graph.nodes.size(), 0.0);
+  for (size_t t = 0; t < graph.tasks.size(); ++t) out[graph.tasks[t].node] += seconds[t];
+  return out;
+}
+
 Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler) {
   Prediction out;
   out.calibrated = profile.calibrated;
   out.threads = threads;
   out.scheduler = scheduler;
   const std::vector<double> seconds = predict_task_seconds(graph, profile, threads);
-  out.node_seconds.assign(graph.nodes.size(), 0.0);
-  for (size_t t = 0; t < graph.tasks.size(); ++t) out.node_seconds[graph.tasks[t].node] += seconds[t];
+  out.node_seconds = node_seconds(graph, seconds);
   const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
   out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);

@@ -115,6 +115,9 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
 // own L2.
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
+// Per compiled node, the sum of its tasks' `seconds` (in task order).
+std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds);
+
 struct Prediction {
   bool calibrated = false;
   int threads = 1;
