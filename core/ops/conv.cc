@@ -81,7 +81,7 @@ namespace {
 // over the region's 4x4-output tiles, and the transforms, priced as passes over the outputs
 // (the input transform runs again for every channel block).
 OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
-  const int64_t cin = s.inputs[0][1], columns = out.extent(1);
+  const int64_t cin = s.inputs[0][1], columns = out.extent(1), all_columns = s.output[1];
   constexpr int64_t kSide = kernels::kWinogradOutput;
   const int64_t tiles =
       out.extent(0) * (ceil_div(out.end[2], kSide) - out.begin[2] / kSide) * ceil_div(out.extent(3), kSide);
@@ -90,7 +90,7 @@ OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, d
   return {flops,
           bytes + 4.0 * static_cast<double>(weights),
           WorkKind::kGemm,
-          {tiles, columns, cin, 1, kernels::kWinogradPoints},
+          {tiles, columns, cin, 1, kernels::kWinogradPoints, all_columns},
           a.epilogue.activation,
           a.epilogue.affine_passes() + static_cast<int>(transform_passes)};
 }
@@ -124,13 +124,13 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;
-  return {
-      flops,
-      bytes,
-      WorkKind::kGemm,
-      {pixels, std::min(out.extent(1), channels / a.group), depth, gathers_rows(a, s) ? 1 : a.kernel_h * a.kernel_w},
-      a.epilogue.activation,
-      a.epilogue.affine_passes()};
+  return {flops,
+          bytes,
+          WorkKind::kGemm,
+          {pixels, std::min(out.extent(1), channels / a.group), depth, gathers_rows(a, s) ? 1 : a.kernel_h * a.kernel_w,
+           0, channels / a.group},
+          a.epilogue.activation,
+          a.epilogue.affine_passes()};
 }
 
 std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Region& out, int input) {
@@ -145,7 +145,7 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   const int64_t per_group = channels / a.group;
   const bool depthwise = a.group == channels && a.group == x[1];
   // Channel blocks follow the kernel's natural width: GEMM panels, or whole groups.
-  const int64_t panel = kernels::best_gemm_kernel(q.isa).nr;
+  const int64_t panel = kernels::gemm_panel_width(q.isa, static_cast<size_t>(per_group));
   const int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
   // Row bands hold whole GEMM row blocks where the rows are short; Winograd's row blocks are
   // 4x4-output tiles, 4 rows high.

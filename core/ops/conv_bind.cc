@@ -73,7 +73,8 @@ class IgemmConvKernel final : public ConvKernelBase {
  public:
   IgemmConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args),
-        gemm_(kernels::gemm_kernel_for_rows(args.max_isa, a_row_stride_bytes(a, args.shapes))) {
+        gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(g_.out_per_group),
+                                       a_row_stride_bytes(a, args.shapes))) {
     taps_ = a.kernel_h * a.kernel_w;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
     const std::string key =

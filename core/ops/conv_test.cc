@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/base/cpu_features.h"
+#include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv.h"
 #include "tests/support/engine_check.h"
 #include "tests/support/reference_run.h"
@@ -42,9 +43,18 @@ TEST_CASE("conv matches the reference over random geometries") {
   }
 }
 
+// The GEMM kernel a compiled node runs, by name.
+const kernels::GemmKernel& kernel_named(const std::string& name) {
+  for (const kernels::GemmKernel& kernel : kernels::gemm_kernels()) {
+    if (name == kernel.name) return kernel;
+  }
+  FAIL("no GEMM kernel named " << name);
+  return kernels::gemm_kernels().front();
+}
+
 TEST_CASE("convolutions whose input rows lie 4 KiB apart run a kernel of few rows, with the reference's values") {
   // 1024 channels at stride 1 and 512 at stride 2: adjacent output pixels read rows 4 KiB
-  // apart (gemm.h: gemm_kernel_for_rows), with a residual and a ReLU fused.
+  // apart (gemm.h: gemm_kernel_for), with a residual and a ReLU fused.
   for (const auto& [channels, stride] : {std::pair<int64_t, int64_t>{1024, 1}, {512, 2}}) {
     INFO(channels << " channels, stride " << stride);
     ModelBuilder b(static_cast<uint32_t>(channels + stride));
@@ -57,7 +67,31 @@ TEST_CASE("convolutions whose input rows lie 4 KiB apart run a kernel of few row
     check_against_reference(model);
     if (tessera::detected_isa() != tessera::Isa::kAvx512) continue;
     for (const NodeInfo& n : compiled_info(model).nodes) {
-      if (n.op == "Conv") CHECK(n.kernel == "f32_gemm_7x32_avx512");
+      if (n.op == "Conv") CHECK(kernel_named(n.kernel).mr <= kernels::kL1Ways);
+    }
+  }
+}
+
+TEST_CASE("convolutions of few output channels run a narrower GEMM panel, with the reference's values") {
+  // 8, 16 and 48 outputs pad a 32-wide AVX-512 panel by half or a quarter; 3x3 and 1x1,
+  // grouped, with a residual and a ReLU; split into channel blocks by small tiles.
+  for (const int64_t outputs : {8, 16, 48}) {
+    INFO(outputs << " output channels");
+    ModelBuilder b(static_cast<uint32_t>(outputs));
+    const auto x = b.input({1, 24, 11, 13});
+    auto y = b.node("Conv", {x, b.weight({outputs, 24, 3, 3}, -0.1f, 0.1f), b.weight({outputs})},
+                    {{"pads", {1, 1, 1, 1}}, {"strides", {2, 2}}});
+    const auto z = b.node("Conv", {x, b.weight({outputs, 24, 1, 1}, -0.1f, 0.1f)}, {{"strides", {2, 2}}});
+    y = b.node("Relu", {b.node("Add", {y, z})});
+    y = b.node("Conv", {y, b.weight({2 * outputs, 1, 1, 1})}, {{"group", outputs}});
+    const TestModel model = b.build({y});
+    check_against_reference(model, {.tile_flops = 2000});
+    const Isa isa = tessera::detected_isa();
+    for (const NodeInfo& n : compiled_info(model).nodes) {
+      if (n.op != "Conv" || n.shape[1] != outputs) continue;  // not the grouped one
+      INFO(n.name << " runs " << n.kernel);
+      CHECK(kernel_named(n.kernel).nr == kernels::gemm_panel_width(isa, static_cast<size_t>(outputs)));
+      if (isa == Isa::kAvx512 && outputs <= 16) CHECK(kernel_named(n.kernel).nr == 16);
     }
   }
 }

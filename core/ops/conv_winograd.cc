@@ -21,11 +21,20 @@ namespace {
 using kernels::kWinogradOutput;
 using kernels::kWinogradPoints;
 
+// A transformed tile's channels, padded to whole cache lines and off a multiple of 4 KiB
+// (rows that share an L1 set: gemm.h).
+int64_t transformed_row_floats(int64_t channels) {
+  int64_t row = round_up(channels, 16);
+  if ((sizeof(float) * row) % kernels::kL1SetStrideBytes == 0) row += 16;
+  return row;
+}
+
 class WinogradConvKernel final : public ConvKernelBase {
  public:
   WinogradConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args),
-        gemm_(kernels::best_gemm_kernel(args.max_isa)),
+        v_row_(transformed_row_floats(g_.in_c)),
+        gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(g_.out_c), sizeof(float) * v_row_)),
         transforms_(kernels::best_winograd_kernels(args.max_isa)) {
     point_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_c, 1, g_.out_c);
     const std::string key =
@@ -38,10 +47,6 @@ class WinogradConvKernel final : public ConvKernelBase {
     bias_.assign(g_.out_c, 0.0f);
     if (bias) std::copy(bias, bias + g_.out_c, bias_.begin());
     zeros_.assign(g_.in_c, 0.0f);
-    // A transformed tile's channels, padded to whole cache lines and off a multiple of 4 KiB
-    // (rows that share an L1 set: gemm.h).
-    v_row_ = round_up(g_.in_c, 16);
-    if ((sizeof(float) * v_row_) % kernels::kL1SetStrideBytes == 0) v_row_ += 16;
     tiles_w_ = ceil_div(g_.out_w, kWinogradOutput);
   }
 
@@ -131,10 +136,10 @@ class WinogradConvKernel final : public ConvKernelBase {
                        g_.out_c, residual ? residual + o : nullptr, row_begin, row_end, cols, attrs_.epilogue.clamp);
   }
 
+  const int64_t v_row_;  // floats between two tiles' transformed inputs
   const kernels::GemmKernel& gemm_;
   const kernels::WinogradKernels& transforms_;
   size_t point_floats_ = 0;  // packed weights of one transform point
-  int64_t v_row_ = 0;        // floats between two tiles' transformed inputs
   int64_t tiles_w_ = 0;      // tiles across the output's width
   std::shared_ptr<const AlignedBuffer> packed_;
   std::vector<float> bias_, zeros_;

@@ -117,7 +117,7 @@ OpCost cost(const MatMulAttrs& a, const OpShapes& s, const Region& out) {
   return {2.0 * outputs * static_cast<double>(d.k),
           bytes,
           WorkKind::kGemm,
-          {rows, columns, d.k},
+          {rows, columns, d.k, 1, 0, d.n},
           a.epilogue.activation,
           a.epilogue.affine_passes()};
 }
@@ -150,15 +150,16 @@ std::optional<Region> footprint(const MatMulAttrs& a, const OpShapes& s, const R
 
 TilingHints tiling_hints(const MatMulAttrs& a, const OpShapes& s, const TilingQuery& q) {
   const MatMulDims d = matmul_dims(a, s);
-  const kernels::GemmKernel& gemm = kernels::best_gemm_kernel(q.isa);
+  const int64_t mr = kernels::best_gemm_kernel(q.isa).mr;
+  const int64_t nr = kernels::gemm_panel_width(q.isa, static_cast<size_t>(d.n));
   TilingHints hints;
   for (int i = 0; i < static_cast<int>(d.batch.size()); ++i) hints.dims.push_back({i, 1});
   // Every row block re-reads its columns of B: when B outweighs A, columns come first and
   // rows only feed threads.
   const bool columns_first = d.k * d.n > d.m * d.k;
-  if (columns_first && d.n_dim >= 0) hints.dims.push_back({d.n_dim, gemm.nr});
-  if (d.m_dim >= 0) hints.dims.push_back({d.m_dim, gemm.mr, columns_first});
-  if (!columns_first && d.n_dim >= 0) hints.dims.push_back({d.n_dim, gemm.nr});
+  if (columns_first && d.n_dim >= 0) hints.dims.push_back({d.n_dim, nr});
+  if (d.m_dim >= 0) hints.dims.push_back({d.m_dim, mr, columns_first});
+  if (!columns_first && d.n_dim >= 0) hints.dims.push_back({d.n_dim, nr});
   return hints;
 }
 

@@ -37,7 +37,8 @@ class MatMulKernel final : public TileKernel {
         b_(args.inputs[1]),
         out_(args.output),
         // A's rows (or, transposed, their copies) lie k floats apart.
-        gemm_(kernels::gemm_kernel_for_rows(args.max_isa, sizeof(float) * static_cast<size_t>(d_.k))),
+        gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(d_.n),
+                                       sizeof(float) * static_cast<size_t>(d_.k))),
         elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
     const Shape& A = args.shapes.inputs[0];
     const Shape& B = args.shapes.inputs[1];

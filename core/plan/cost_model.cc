@@ -5,6 +5,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/base/cpu_features.h"
+#include "core/kernels/gemm/gemm.h"
 #include "core/ops/unary.h"
 
 namespace tessera::plan {
@@ -34,6 +36,16 @@ bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.na
 constexpr double kFetchBytes = 128;
 
 double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
+
+// The panel width the kernels bind for g's columns (kernels::gemm_panel_width): narrower than
+// the profile's kernel for few columns, where the profile measured this build's kernels.
+int panel_width(const Profile& p, const ops::GemmShape& g) {
+  Isa isa = Isa::kScalar;
+  if (g.panel_columns <= 0 || !parse_isa(p.isa, &isa) || p.gemm.kernel != kernels::best_gemm_kernel(isa).name) {
+    return p.gemm.nr;
+  }
+  return kernels::gemm_panel_width(isa, static_cast<size_t>(g.panel_columns));
+}
 
 // How many GEMMs of shape c.gemm a GEMM task runs (0 for an empty shape).
 double gemm_count(const ops::OpCost& c) {
@@ -113,8 +125,8 @@ double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
   const ops::GemmShape& g = c.gemm;
   if (c.kind != ops::WorkKind::kGemm) return 0;
   const double count = gemm_count(c);
-  return std::ceil(static_cast<double>(g.rows) / p.gemm.mr) * std::ceil(static_cast<double>(g.columns) / p.gemm.nr) *
-         static_cast<double>(g.taps) * count;
+  return std::ceil(static_cast<double>(g.rows) / p.gemm.mr) *
+         std::ceil(static_cast<double>(g.columns) / panel_width(p, g)) * static_cast<double>(g.taps) * count;
 }
 
 TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model)
@@ -162,7 +174,8 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
       const double count = gemm_count(c);
       if (count == 0) return 0;
       const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
-                            round_up(static_cast<double>(g.columns), p.gemm.nr) * static_cast<double>(g.depth) * count;
+                            round_up(static_cast<double>(g.columns), panel_width(p, g)) * static_cast<double>(g.depth) *
+                            count;
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
                                       static_cast<double>(g.depth));
       return padded / (rate * 1e9);

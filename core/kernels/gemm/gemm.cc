@@ -14,6 +14,8 @@ constexpr GemmKernel kGemmKernels[] = {
 #if defined(__x86_64__)
     {"f32_gemm_14x32_avx512", Isa::kAvx512, 14, 32, f32_gemm_14x32_avx512},
     {"f32_gemm_7x32_avx512", Isa::kAvx512, 7, 32, f32_gemm_7x32_avx512},
+    {"f32_gemm_14x16_avx512", Isa::kAvx512, 14, 16, f32_gemm_14x16_avx512},
+    {"f32_gemm_7x16_avx512", Isa::kAvx512, 7, 16, f32_gemm_7x16_avx512},
     {"f32_gemm_6x16_avx2", Isa::kAvx2Fma, 6, 16, f32_gemm_6x16_avx2},
 #endif
 #if defined(__wasm_simd128__)
@@ -35,13 +37,32 @@ const GemmKernel& best_gemm_kernel(Isa max_isa) {
   return kGemmKernels[std::size(kGemmKernels) - 1];  // scalar runs everywhere
 }
 
-const GemmKernel& gemm_kernel_for_rows(Isa max_isa, size_t row_stride_bytes) {
+int gemm_panel_width(Isa max_isa, size_t columns) {
   const GemmKernel& best = best_gemm_kernel(max_isa);
-  if (row_stride_bytes % kL1SetStrideBytes != 0 || best.mr <= kL1Ways) return best;
+  const auto padded = [&](int nr) {
+    const size_t width = static_cast<size_t>(nr);
+    return static_cast<double>((columns + width - 1) / width * width);
+  };
+  int width = best.nr;
   for (const GemmKernel& kernel : kGemmKernels) {
-    if (kernel.isa == best.isa && kernel.nr == best.nr && kernel.mr <= kL1Ways) return kernel;
+    if (kernel.isa != best.isa || kernel.nr >= width) continue;
+    const double saved = padded(best.nr) - padded(kernel.nr);
+    if (saved > 0 && saved >= kNarrowPanelSaving * padded(best.nr)) width = kernel.nr;
   }
-  return best;
+  return width;
+}
+
+const GemmKernel& gemm_kernel_for(Isa max_isa, size_t columns, size_t row_stride_bytes) {
+  const GemmKernel& best = best_gemm_kernel(max_isa);
+  const int nr = gemm_panel_width(max_isa, columns);
+  const bool aliased = row_stride_bytes % kL1SetStrideBytes == 0;
+  const GemmKernel* chosen = nullptr;
+  for (const GemmKernel& kernel : kGemmKernels) {
+    if (kernel.isa != best.isa || kernel.nr != nr) continue;
+    if (chosen == nullptr) chosen = &kernel;  // the most rows come first
+    if (aliased && chosen->mr > kL1Ways && kernel.mr <= kL1Ways) chosen = &kernel;
+  }
+  return *chosen;
 }
 
 size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n) {

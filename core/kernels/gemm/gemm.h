@@ -47,10 +47,20 @@ const GemmKernel& best_gemm_kernel(Isa max_isa);
 inline constexpr size_t kL1SetStrideBytes = 4096;
 inline constexpr int kL1Ways = 8;
 
-// best_gemm_kernel(max_isa), or, for rows `row_stride_bytes` apart that share an L1 set, the
-// same ISA's kernel of the same panel width with at most kL1Ways rows. Every kernel of an
-// ISA gives the same bits (gemm_ukernel's fixed order), so the choice never changes a result.
-const GemmKernel& gemm_kernel_for_rows(Isa max_isa, size_t row_stride_bytes);
+// Output columns a narrower panel must save, as a share of the widest panel's padded columns,
+// before it is chosen: a narrower panel re-reads A once more per column block.
+inline constexpr double kNarrowPanelSaving = 0.25;
+
+// The panel width (nr) for a GEMM of `columns` output columns under `max_isa`: the best
+// kernel's, unless one of the same ISA's narrower panels pads at least kNarrowPanelSaving fewer
+// columns (16 outputs on a 32-wide panel compute 16 zeros: half the FMAs wasted).
+int gemm_panel_width(Isa max_isa, size_t columns);
+
+// The kernel for `columns` output columns whose A rows lie `row_stride_bytes` apart: of the
+// ISA's kernels with gemm_panel_width's panel, the most rows, or at most kL1Ways rows where
+// the rows share an L1 set. Every kernel of an ISA gives the same bits (gemm_ukernel's fixed
+// order), so the choice never changes a result.
+const GemmKernel& gemm_kernel_for(Isa max_isa, size_t columns, size_t row_stride_bytes);
 
 // Floats needed to pack n columns of a (ks * kc) x n matrix for panel width nr.
 size_t packed_gemm_weights_floats(int nr, size_t kc, size_t ks, size_t n);

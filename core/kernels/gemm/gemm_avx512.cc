@@ -1,6 +1,6 @@
 // AVX-512 GEMM micro-kernels: 14x32 keeps 28 zmm accumulators, and 14 rows tile the 7-multiple
-// spatial sizes of CNNs (7, 14, 28, 56, 112) without a ragged last block. 7x32 serves rows
-// that share one L1 set (gemm.h: gemm_kernel_for_rows).
+// spatial sizes of CNNs (7, 14, 28, 56, 112) without a ragged last block. 7-row kernels serve
+// rows that share one L1 set, 16-column ones layers of few outputs (gemm.h: gemm_kernel_for).
 #include "core/kernels/gemm/gemm_impl.h"
 #include "core/kernels/gemm/gemm_ukernels.h"
 #include "core/kernels/simd/vec_avx512.h"
@@ -13,6 +13,14 @@ TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512) {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_7x32_avx512) {
   gemm_ukernel<VecAvx512, 7, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+}
+
+TESSERA_GEMM_UKERNEL(f32_gemm_14x16_avx512) {
+  gemm_ukernel<VecAvx512, 14, 16>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+}
+
+TESSERA_GEMM_UKERNEL(f32_gemm_7x16_avx512) {
+  gemm_ukernel<VecAvx512, 7, 16>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

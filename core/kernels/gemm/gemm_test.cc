@@ -197,35 +197,60 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
   }
 }
 
-TEST_CASE("the kernels of one ISA and panel width give the same bits, so rows that share an L1 set may pick either") {
-  const size_t m = 29, kc = 23, ks = 2;
+TEST_CASE("the kernels of one ISA give the same bits, so a layer may pick any of them") {
+  const size_t m = 29, n = 39, kc = 23, ks = 2;
+  const auto run = [&](const GemmKernel& kernel) {
+    std::mt19937 rng(kSeed);  // the same operands whatever the panel width they are packed for
+    const TiledOperands ops(kernel.nr, m, n, kc, ks, rng);
+    const auto whole = [](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
+      *rows = max_rows;
+      *cols = max_cols;
+    };
+    return run_tiled(kernel, m, n, kc, ks, ops.a, ops.packed, ops.residual, MinMax{-0.5f, 2.0f}, whole);
+  };
   for (const GemmKernel& first : gemm_kernels()) {
     if (!isa_supported(first.isa)) continue;
     for (const GemmKernel& other : gemm_kernels()) {
-      if (&other == &first || other.isa != first.isa || other.nr != first.nr) continue;
+      if (&other == &first || other.isa != first.isa) continue;
       INFO(first.name << " against " << other.name);
-      std::mt19937 rng(kSeed);
-      const size_t n = first.nr + 7;
-      const TiledOperands ops(first.nr, m, n, kc, ks, rng);
-      const auto whole = [](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
-        *rows = max_rows;
-        *cols = max_cols;
-      };
-      const MinMax clamp{-0.5f, 2.0f};
-      const std::vector<float> x = run_tiled(first, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp, whole);
-      const std::vector<float> y = run_tiled(other, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp, whole);
+      const std::vector<float> x = run(first);
+      const std::vector<float> y = run(other);
       REQUIRE(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
     }
   }
-  // Rows 4 KiB apart get a kernel of at most kL1Ways rows; other strides the best one.
+}
+
+TEST_CASE("gemm_kernel_for: narrower panels for few columns, fewer rows where rows share an L1 set") {
   for (Isa isa : {Isa::kAvx512, Isa::kAvx2Fma, Isa::kScalar}) {
     const GemmKernel& best = best_gemm_kernel(isa);
-    const GemmKernel& aliased = gemm_kernel_for_rows(isa, 3 * kL1SetStrideBytes);
+    INFO("best kernel " << best.name);
+    // Columns that fill the best kernel's panels keep it.
+    CHECK(gemm_panel_width(isa, 4 * best.nr) == best.nr);
+    CHECK(&gemm_kernel_for(isa, 4 * best.nr, 3 * kL1SetStrideBytes + 64) == &best);
+    // Rows 4 KiB apart get a kernel of at most kL1Ways rows.
+    const GemmKernel& aliased = gemm_kernel_for(isa, 4 * best.nr, 3 * kL1SetStrideBytes);
     CHECK(aliased.isa == best.isa);
     CHECK(aliased.nr == best.nr);
     CHECK(aliased.mr <= std::max(best.mr, kL1Ways));
     if (best.mr > kL1Ways) CHECK(aliased.mr <= kL1Ways);
-    CHECK(&gemm_kernel_for_rows(isa, 3 * kL1SetStrideBytes + 64) == &best);
+    // Few columns: a narrower panel of the same ISA where it saves enough padding, never wider.
+    for (size_t columns : {size_t{1}, size_t{8}, size_t{16}, size_t{24}, size_t{48}, size_t{144}}) {
+      const int nr = gemm_panel_width(isa, columns);
+      const GemmKernel& kernel = gemm_kernel_for(isa, columns, 3 * kL1SetStrideBytes + 64);
+      CHECK(kernel.isa == best.isa);
+      CHECK(kernel.nr == nr);
+      CHECK(nr <= best.nr);
+      const auto padded = [&](int width) { return (columns + width - 1) / width * width; };
+      if (nr < best.nr) CHECK(padded(best.nr) - padded(nr) >= kNarrowPanelSaving * padded(best.nr));
+    }
+  }
+  // On AVX-512: 16 outputs take the 16-wide panel, 24 (32 either way) and 144 (144 or 160) the 32-wide one.
+  if (isa_supported(Isa::kAvx512)) {
+    CHECK(gemm_panel_width(Isa::kAvx512, 16) == 16);
+    CHECK(gemm_panel_width(Isa::kAvx512, 48) == 16);
+    CHECK(gemm_panel_width(Isa::kAvx512, 24) == 32);
+    CHECK(gemm_panel_width(Isa::kAvx512, 144) == 32);
+    CHECK(gemm_kernel_for(Isa::kAvx512, 16, 3 * kL1SetStrideBytes).mr <= kL1Ways);
   }
 }
 
