@@ -5,6 +5,7 @@
 
 #include "core/base/check.h"
 #include "core/kernels/gemm/gemm_ukernels.h"
+#include "core/kernels/peak/peak.h"
 
 namespace tessera::kernels {
 
@@ -16,6 +17,7 @@ constexpr GemmKernel kGemmKernels[] = {
     {"f32_gemm_7x32_avx512", Isa::kAvx512, 7, 32, f32_gemm_7x32_avx512},
     {"f32_gemm_14x16_avx512", Isa::kAvx512, 14, 16, f32_gemm_14x16_avx512},
     {"f32_gemm_7x16_avx512", Isa::kAvx512, 7, 16, f32_gemm_7x16_avx512},
+    {"f32_gemm_7x24_avx512", Isa::kAvx512, 7, 24, f32_gemm_7x24_avx512, true},
     {"f32_gemm_6x16_avx2", Isa::kAvx2Fma, 6, 16, f32_gemm_6x16_avx2},
 #endif
 #if defined(__wasm_simd128__)
@@ -23,6 +25,8 @@ constexpr GemmKernel kGemmKernels[] = {
 #endif
     {"f32_gemm_4x4_scalar", Isa::kScalar, 4, 4, f32_gemm_4x4_scalar},
 };
+
+bool suits_this_core(const GemmKernel& kernel) { return !kernel.half_width || avx512_fma_split(); }
 
 }  // namespace
 
@@ -45,11 +49,12 @@ int gemm_panel_width(Isa max_isa, size_t columns) {
   };
   int width = best.nr;
   for (const GemmKernel& kernel : kGemmKernels) {
-    if (kernel.isa != best.isa || kernel.nr >= width) continue;
-    const double saved = padded(best.nr) - padded(kernel.nr);
-    if (saved > 0 && saved >= kNarrowPanelSaving * padded(best.nr)) width = kernel.nr;
+    if (kernel.isa != best.isa || !suits_this_core(kernel)) continue;
+    if (padded(kernel.nr) < padded(width) || (padded(kernel.nr) == padded(width) && kernel.nr > width)) {
+      width = kernel.nr;
+    }
   }
-  return width;
+  return padded(best.nr) - padded(width) >= kNarrowPanelSaving * padded(best.nr) ? width : best.nr;
 }
 
 const GemmKernel& gemm_kernel_for(Isa max_isa, size_t columns, size_t row_stride_bytes) {
@@ -58,7 +63,7 @@ const GemmKernel& gemm_kernel_for(Isa max_isa, size_t columns, size_t row_stride
   const bool aliased = row_stride_bytes % kL1SetStrideBytes == 0;
   const GemmKernel* chosen = nullptr;
   for (const GemmKernel& kernel : kGemmKernels) {
-    if (kernel.isa != best.isa || kernel.nr != nr) continue;
+    if (kernel.isa != best.isa || kernel.nr != nr || !suits_this_core(kernel)) continue;
     if (chosen == nullptr) chosen = &kernel;  // the most rows come first
     if (aliased && chosen->mr > kL1Ways && kernel.mr <= kL1Ways) chosen = &kernel;
   }

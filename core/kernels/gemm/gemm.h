@@ -32,6 +32,9 @@ struct GemmKernel {
   int mr;
   int nr;
   GemmUkernelFn ukernel;
+  // 256-bit vectors in an AVX-512 kernel: chosen only where 512-bit FMAs are split in two
+  // (kernels::avx512_fma_split), since elsewhere they run at half the rate.
+  bool half_width = false;
 };
 
 // Every compiled GEMM kernel, best first (entries for ISAs this CPU lacks are included;
@@ -51,9 +54,10 @@ inline constexpr int kL1Ways = 8;
 // before it is chosen: a narrower panel re-reads A once more per column block.
 inline constexpr double kNarrowPanelSaving = 0.25;
 
-// The panel width (nr) for a GEMM of `columns` output columns under `max_isa`: the best
-// kernel's, unless one of the same ISA's narrower panels pads at least kNarrowPanelSaving fewer
-// columns (16 outputs on a 32-wide panel compute 16 zeros: half the FMAs wasted).
+// The panel width (nr) for a GEMM of `columns` output columns under `max_isa`: of the ISA's
+// kernels that suit this core, the panel that pads the fewest columns (the widest of equals),
+// if it pads at least kNarrowPanelSaving fewer than the best kernel's (16 outputs on a 32-wide
+// panel compute 16 zeros: half the FMAs wasted); else the best kernel's.
 int gemm_panel_width(Isa max_isa, size_t columns);
 
 // The kernel for `columns` output columns whose A rows lie `row_stride_bytes` apart: of the

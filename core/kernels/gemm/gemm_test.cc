@@ -13,6 +13,7 @@
 
 #include "core/kernels/gemm/gemm_driver.h"
 #include "core/kernels/gemm/gemm_reference.h"
+#include "core/kernels/peak/peak.h"
 
 namespace tessera::kernels {
 namespace {
@@ -233,23 +234,32 @@ TEST_CASE("gemm_kernel_for: narrower panels for few columns, fewer rows where ro
     CHECK(aliased.nr == best.nr);
     CHECK(aliased.mr <= std::max(best.mr, kL1Ways));
     if (best.mr > kL1Ways) CHECK(aliased.mr <= kL1Ways);
-    // Few columns: a narrower panel of the same ISA where it saves enough padding, never wider.
-    for (size_t columns : {size_t{1}, size_t{8}, size_t{16}, size_t{24}, size_t{48}, size_t{144}}) {
+    // Few columns: the suitable panel of the ISA that pads fewest, if it saves enough padding.
+    for (size_t columns : {size_t{1}, size_t{8}, size_t{16}, size_t{18}, size_t{24}, size_t{48}, size_t{144}}) {
+      INFO(columns << " columns");
+      const auto padded = [&](int width) { return (columns + width - 1) / width * width; };
       const int nr = gemm_panel_width(isa, columns);
       const GemmKernel& kernel = gemm_kernel_for(isa, columns, 3 * kL1SetStrideBytes + 64);
       CHECK(kernel.isa == best.isa);
       CHECK(kernel.nr == nr);
-      CHECK(nr <= best.nr);
-      const auto padded = [&](int width) { return (columns + width - 1) / width * width; };
+      CHECK((!kernel.half_width || avx512_fma_split()));
       if (nr < best.nr) CHECK(padded(best.nr) - padded(nr) >= kNarrowPanelSaving * padded(best.nr));
+      for (const GemmKernel& other : gemm_kernels()) {
+        if (other.isa != best.isa || (other.half_width && !avx512_fma_split())) continue;
+        if (nr < best.nr) CHECK(padded(nr) <= padded(other.nr));
+        if (nr == best.nr && padded(other.nr) < padded(nr)) {
+          CHECK(padded(best.nr) - padded(other.nr) < kNarrowPanelSaving * padded(best.nr));
+        }
+      }
     }
   }
-  // On AVX-512: 16 outputs take the 16-wide panel, 24 (32 either way) and 144 (144 or 160) the 32-wide one.
+  // On AVX-512: 16 outputs take the 16-wide panel and 144 (144 or 160) the 32-wide one; 24
+  // outputs the 24-wide panel of 256-bit vectors where 512-bit FMAs are split in two.
   if (isa_supported(Isa::kAvx512)) {
     CHECK(gemm_panel_width(Isa::kAvx512, 16) == 16);
-    CHECK(gemm_panel_width(Isa::kAvx512, 48) == 16);
-    CHECK(gemm_panel_width(Isa::kAvx512, 24) == 32);
     CHECK(gemm_panel_width(Isa::kAvx512, 144) == 32);
+    CHECK(gemm_panel_width(Isa::kAvx512, 24) == (avx512_fma_split() ? 24 : 32));
+    CHECK(gemm_panel_width(Isa::kAvx512, 48) == (avx512_fma_split() ? 24 : 16));
     CHECK(gemm_kernel_for(Isa::kAvx512, 16, 3 * kL1SetStrideBytes).mr <= kL1Ways);
   }
 }

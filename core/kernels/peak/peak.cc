@@ -57,10 +57,24 @@ double measure_peak_gflops(Isa isa, double seconds) {
   return best;
 }
 
+bool avx512_fma_split() {
+  static const bool split = [] {
+    if (!isa_supported(Isa::kAvx512)) return false;
+    constexpr double kSeconds = 0.002;
+    double wide = 0, narrow = 0;
+    for (int round = 0; round < 2; ++round) {  // alternated: a disturbance hits both widths alike
+      wide = std::max(wide, measure_peak_gflops(Isa::kAvx512, kSeconds));
+      narrow = std::max(narrow, measure_peak_gflops(Isa::kAvx2Fma, kSeconds));
+    }
+    return wide < 1.5 * narrow;
+  }();
+  return split;
+}
+
 double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, double seconds) {
   if (!isa_supported(kernel.isa) || m == 0 || n == 0 || kdim == 0) return 0.0;
   // Rows of A that would share an L1 set are moved off it: models run such rows on another
-  // kernel (gemm_kernel_for_rows), so this is the rate of rows that do not.
+  // kernel (gemm_kernel_for), so this is the rate of rows that do not.
   const size_t lda = kdim * sizeof(float) % kL1SetStrideBytes == 0 ? kdim + 16 : kdim;
   std::mt19937 rng(1);
   const AlignedBuffer a = random_buffer(m * lda, rng);

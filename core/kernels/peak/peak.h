@@ -17,6 +17,12 @@ namespace tessera::kernels {
 // not supported here.
 double measure_peak_gflops(Isa isa, double seconds);
 
+// True when this core's 512-bit FMAs give less than 1.5x the FLOPs of its 256-bit ones (Zen 4
+// runs them as two 256-bit halves; Zen 5 and most Xeons do not), so kernels of 256-bit vectors
+// lose nothing there to narrower vectors. Measured once per process (a few milliseconds, the
+// best of short repetitions of each); false without AVX-512.
+bool avx512_fma_split();
+
 // Median GFLOP/s (2 * m * n * kdim per run) of gemm_f32 with `kernel` on random data (rows of A
 // never a multiple of 4 KiB apart: gemm.h), B packed once and the cache warm, over about
 // `seconds`. 0 when the kernel's ISA is not supported or the buffers cannot be allocated.
