@@ -81,7 +81,7 @@ namespace {
 // over the region's 4x4-output tiles, and the transforms, priced as passes over the outputs
 // (the input transform runs again for every channel block).
 OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
-  const int64_t cin = s.inputs[0][1], columns = out.extent(1), all_columns = s.output[1];
+  const int64_t cin = s.inputs[0][1], columns = out.extent(1);
   constexpr int64_t kSide = kernels::kWinogradOutput;
   const int64_t tiles =
       out.extent(0) * (ceil_div(out.end[2], kSide) - out.begin[2] / kSide) * ceil_div(out.extent(3), kSide);
@@ -90,7 +90,7 @@ OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, d
   return {flops,
           bytes + 4.0 * static_cast<double>(weights),
           WorkKind::kGemm,
-          {tiles, columns, cin, 1, kernels::kWinogradPoints, all_columns},
+          {tiles, columns, cin, 1, kernels::kWinogradPoints, s.output[1]},
           a.epilogue.activation,
           a.epilogue.affine_passes() + static_cast<int>(transform_passes)};
 }
