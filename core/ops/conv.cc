@@ -55,6 +55,12 @@ bool gathers_rows(const ConvAttrs& a, const OpShapes& s) {
   return s.inputs[0][1] / a.group <= kGatherRowChannels && a.kernel_h * a.kernel_w > 1;
 }
 
+int64_t igemm_row_bytes(const ConvAttrs& a, const OpShapes& s) {
+  const int64_t channels = s.inputs[0][1];
+  const int64_t floats = gathers_rows(a, s) ? a.kernel_h * a.kernel_w * (channels / a.group) : a.stride_w * channels;
+  return static_cast<int64_t>(sizeof(float)) * floats;
+}
+
 bool winograd_allowed(const ConvAttrs& a, const OpShapes& s) {
   const Shape& x = s.inputs[0];
   const Shape& y = s.output;
@@ -90,7 +96,8 @@ OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, d
   return {flops,
           bytes + 4.0 * static_cast<double>(weights),
           WorkKind::kGemm,
-          {tiles, columns, cin, 1, kernels::kWinogradPoints, s.output[1]},
+          {tiles, columns, cin, 1, kernels::kWinogradPoints, s.output[1],
+           static_cast<int64_t>(sizeof(float) * kernels::winograd_row_floats(static_cast<size_t>(cin)))},
           a.epilogue.activation,
           a.epilogue.affine_passes() + static_cast<int>(transform_passes)};
 }
@@ -128,7 +135,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
           bytes,
           WorkKind::kGemm,
           {pixels, std::min(out.extent(1), channels / a.group), depth, gathers_rows(a, s) ? 1 : a.kernel_h * a.kernel_w,
-           0, channels / a.group},
+           0, channels / a.group, igemm_row_bytes(a, s)},
           a.epilogue.activation,
           a.epilogue.affine_passes()};
 }

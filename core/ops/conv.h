@@ -28,6 +28,10 @@ struct ConvAttrs : Window {
 inline constexpr int64_t kGatherRowChannels = 8;
 bool gathers_rows(const ConvAttrs&, const OpShapes&);
 
+// Bytes between two of the direct GEMM's A rows: adjacent output pixels' inputs, or their
+// gathered rows. Rows a multiple of 4 KiB apart run a kernel of fewer rows (gemm.h).
+int64_t igemm_row_bytes(const ConvAttrs&, const OpShapes&);
+
 // 3x3 stride-1 convolutions of enough channels may run by Winograd F(4x4, 3x3)
 // (conv_winograd.cc): 2.25 multiplies per output and channel pair instead of 9, for weights
 // 4x larger once transformed. Only where those stay within kWinogradWeightsPerOutput times

@@ -74,7 +74,7 @@ class IgemmConvKernel final : public ConvKernelBase {
   IgemmConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args),
         gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(g_.out_per_group),
-                                       a_row_stride_bytes(a, args.shapes))) {
+                                       static_cast<size_t>(igemm_row_bytes(a, args.shapes)))) {
     taps_ = a.kernel_h * a.kernel_w;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
     const std::string key =
@@ -153,13 +153,6 @@ class IgemmConvKernel final : public ConvKernelBase {
     const float* residual;
     const float** pointers;
   };
-
-  // How far apart the micro-kernel's A rows lie: adjacent output pixels' inputs, or the
-  // gathered rows.
-  int64_t a_row_stride_bytes(const ConvAttrs& a, const OpShapes& s) const {
-    const int64_t floats = gathers_rows(a, s) ? a.kernel_h * a.kernel_w * g_.in_per_group : a.stride_w * g_.in_c;
-    return static_cast<int64_t>(sizeof(float)) * floats;
-  }
 
   // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, with the epilogue's
   // residual and clamp.

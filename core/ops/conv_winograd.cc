@@ -21,19 +21,11 @@ namespace {
 using kernels::kWinogradOutput;
 using kernels::kWinogradPoints;
 
-// A transformed tile's channels, padded to whole cache lines and off a multiple of 4 KiB
-// (rows that share an L1 set: gemm.h).
-int64_t transformed_row_floats(int64_t channels) {
-  int64_t row = round_up(channels, 16);
-  if ((sizeof(float) * row) % kernels::kL1SetStrideBytes == 0) row += 16;
-  return row;
-}
-
 class WinogradConvKernel final : public ConvKernelBase {
  public:
   WinogradConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args),
-        v_row_(transformed_row_floats(g_.in_c)),
+        v_row_(static_cast<int64_t>(kernels::winograd_row_floats(static_cast<size_t>(g_.in_c)))),
         gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(g_.out_c), sizeof(float) * v_row_)),
         transforms_(kernels::best_winograd_kernels(args.max_isa)) {
     point_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_c, 1, g_.out_c);

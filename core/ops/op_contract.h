@@ -63,15 +63,17 @@ enum class WorkKind : uint8_t {
 // One GEMM a region runs (a batch of them when flops exceed 2 * rows * columns * depth).
 // A convolution's depth runs as `taps` kernel taps of depth / taps input channels each.
 // `count` says how many GEMMs of this shape run where the flops do not (Winograd's 36 do
-// the work of fewer multiplies than its flops count). `panel_columns` are the whole GEMM's
-// columns, which choose the kernel's panel width (kernels::gemm_panel_width).
+// the work of fewer multiplies than its flops count). `panel_columns` (the whole GEMM's
+// columns) and `row_bytes` (between two of A's rows) choose the micro-kernel the op binds
+// (kernels::gemm_kernel_for); 0 columns: the best kernel.
 struct GemmShape {
   int64_t rows = 0;
   int64_t columns = 0;
   int64_t depth = 0;
   int64_t taps = 1;
-  int64_t count = 0;          // 0: as many as the flops make
-  int64_t panel_columns = 0;  // 0: the widest panel
+  int64_t count = 0;  // 0: as many as the flops make
+  int64_t panel_columns = 0;
+  int64_t row_bytes = 0;
 };
 
 // Work of one output region: what the cost model and tile sizing weigh.

@@ -37,14 +37,20 @@ constexpr double kFetchBytes = 128;
 
 double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
 
-// The panel width the kernels bind for g's columns (kernels::gemm_panel_width): narrower than
-// the profile's kernel for few columns, where the profile measured this build's kernels.
-int panel_width(const Profile& p, const ops::GemmShape& g) {
+// The micro-kernel block (rows x columns) the op binds for g (kernels::gemm_kernel_for: a
+// narrower panel for few columns, fewer rows where A's rows share an L1 set), where the
+// profile measured this build's kernels; else the profile's kernel's.
+struct KernelBlock {
+  int mr = 0, nr = 0;
+};
+KernelBlock kernel_block(const Profile& p, const ops::GemmShape& g) {
   Isa isa = Isa::kScalar;
   if (g.panel_columns <= 0 || !parse_isa(p.isa, &isa) || p.gemm.kernel != kernels::best_gemm_kernel(isa).name) {
-    return p.gemm.nr;
+    return {p.gemm.mr, p.gemm.nr};
   }
-  return kernels::gemm_panel_width(isa, static_cast<size_t>(g.panel_columns));
+  const kernels::GemmKernel& kernel =
+      kernels::gemm_kernel_for(isa, static_cast<size_t>(g.panel_columns), static_cast<size_t>(g.row_bytes));
+  return {kernel.mr, kernel.nr};
 }
 
 // How many GEMMs of shape c.gemm a GEMM task runs (0 for an empty shape).
@@ -125,8 +131,9 @@ double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
   const ops::GemmShape& g = c.gemm;
   if (c.kind != ops::WorkKind::kGemm) return 0;
   const double count = gemm_count(c);
-  return std::ceil(static_cast<double>(g.rows) / p.gemm.mr) *
-         std::ceil(static_cast<double>(g.columns) / panel_width(p, g)) * static_cast<double>(g.taps) * count;
+  const KernelBlock block = kernel_block(p, g);
+  return std::ceil(static_cast<double>(g.rows) / block.mr) * std::ceil(static_cast<double>(g.columns) / block.nr) *
+         static_cast<double>(g.taps) * count;
 }
 
 TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model)
@@ -173,9 +180,9 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
       const ops::GemmShape& g = c.gemm;
       const double count = gemm_count(c);
       if (count == 0) return 0;
-      const double padded = 2.0 * round_up(static_cast<double>(g.rows), p.gemm.mr) *
-                            round_up(static_cast<double>(g.columns), panel_width(p, g)) * static_cast<double>(g.depth) *
-                            count;
+      const KernelBlock block = kernel_block(p, g);
+      const double padded = 2.0 * round_up(static_cast<double>(g.rows), block.mr) *
+                            round_up(static_cast<double>(g.columns), block.nr) * static_cast<double>(g.depth) * count;
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
                                       static_cast<double>(g.depth));
       return padded / (rate * 1e9);
@@ -189,7 +196,7 @@ double TilePricer::restream_seconds(const ops::OpCost& c) const {
   if (c.kind != ops::WorkKind::kGemm || shared_bandwidth_ <= 0) return 0;
   const double panels = panel_bytes(g);
   if (panels <= private_bytes_) return 0;
-  const double passes = std::ceil(static_cast<double>(g.rows) / profile_.gemm.mr) - 1;
+  const double passes = std::ceil(static_cast<double>(g.rows) / kernel_block(profile_, g).mr) - 1;
   return gemm_count(c) * passes * panels / shared_bandwidth_;
 }
 

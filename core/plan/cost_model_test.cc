@@ -6,6 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/base/cpu_features.h"
+#include "core/kernels/gemm/gemm.h"
 #include "core/plan/cost_model.h"
 #include "core/plan/profile.h"
 
@@ -447,6 +449,39 @@ TEST_CASE("GEMM tiles cost their padded FLOPs at the curve's rate") {
   affine.affine_passes = 2;
   const tiles::TileGraph scaled = hand_graph({{0, affine, 200}});
   CHECK(predict_task_seconds(scaled, p, 1)[0] == Approx(expected[3] + 2 * 200 * 0.25e-9));
+}
+
+TEST_CASE("GEMM tiles are padded to the block of the kernel the op binds: narrower panels, fewer rows") {
+  // A profile of this build's best AVX-512 kernel: layers of 16 columns run a 16-wide panel,
+  // and rows 4 KiB apart a kernel of at most 8 rows (kernels::gemm_kernel_for).
+  if (!isa_supported(Isa::kAvx512)) return;
+  const kernels::GemmKernel& best = kernels::best_gemm_kernel(Isa::kAvx512);
+  Profile p = flat_profile(50);
+  p.isa = "avx512";
+  p.gemm.kernel = best.name;
+  p.gemm.mr = best.mr;
+  p.gemm.nr = best.nr;
+  const auto seconds = [&](int64_t panel_columns, int64_t row_bytes) {
+    ops::OpCost c = gemm_cost(49, 16, 64);
+    c.gemm.panel_columns = panel_columns;
+    c.gemm.row_bytes = row_bytes;
+    return predict_task_seconds(hand_graph({{0, c}}), p, 1)[0];
+  };
+  const auto padded = [](const kernels::GemmKernel& k) {
+    return 2.0 * std::ceil(49.0 / k.mr) * k.mr * std::ceil(16.0 / k.nr) * k.nr * 64 / 50e9;
+  };
+  const kernels::GemmKernel& narrow = kernels::gemm_kernel_for(Isa::kAvx512, 16, 4160);
+  const kernels::GemmKernel& aliased = kernels::gemm_kernel_for(Isa::kAvx512, 16, 4096);
+  REQUIRE(narrow.nr < best.nr);
+  REQUIRE(aliased.mr < narrow.mr);
+  CHECK(seconds(16, 4160) == Approx(padded(narrow)));
+  CHECK(seconds(16, 4096) == Approx(padded(aliased)));
+  CHECK(seconds(16, 4096) < seconds(16, 4160));  // 49 rows as 7 x 7, not 4 x 14
+  CHECK(seconds(16, 4160) < seconds(0, 0));      // the widest kernel pads 16 columns to 32
+  CHECK(seconds(0, 0) == Approx(padded(best)));
+  // A profile of another build's kernel keeps its own block.
+  p.gemm.kernel = "f32_gemm_test";
+  CHECK(seconds(16, 4096) == Approx(seconds(0, 0)));
 }
 
 TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") {

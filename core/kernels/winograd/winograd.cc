@@ -38,6 +38,12 @@ size_t packed_winograd_weights_floats(int nr, size_t cin, size_t cout) {
   return kWinogradPoints * packed_gemm_weights_floats(nr, cin, 1, cout);
 }
 
+size_t winograd_row_floats(size_t channels) {
+  size_t row = (channels + 15) / 16 * 16;
+  if (sizeof(float) * row % kL1SetStrideBytes == 0) row += 16;
+  return row;
+}
+
 void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, float* packed) {
   const size_t point_floats = packed_gemm_weights_floats(nr, cin, 1, cout);
   std::fill_n(packed, kWinogradPoints * point_floats, 0.0f);  // zero biases and padded columns

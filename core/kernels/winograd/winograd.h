@@ -45,6 +45,10 @@ std::span<const WinogradKernels> winograd_kernels();
 // The first entry of winograd_kernels() whose ISA is supported and not above `max_isa`.
 const WinogradKernels& best_winograd_kernels(Isa max_isa);
 
+// Floats between two tiles' transformed inputs of `channels` channels: whole cache lines, and
+// never a multiple of 4 KiB (rows that share an L1 set: gemm.h).
+size_t winograd_row_floats(size_t channels);
+
 // Floats of packed Winograd weights: one GEMM weight block (pack_gemm_weights' layout, zero
 // biases, depth cin) per point.
 size_t packed_winograd_weights_floats(int nr, size_t cin, size_t cout);
