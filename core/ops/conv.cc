@@ -56,9 +56,7 @@ bool gathers_rows(const ConvAttrs& a, const OpShapes& s) {
 }
 
 int64_t igemm_row_bytes(const ConvAttrs& a, const OpShapes& s) {
-  const int64_t channels = s.inputs[0][1];
-  const int64_t floats = gathers_rows(a, s) ? a.kernel_h * a.kernel_w * (channels / a.group) : a.stride_w * channels;
-  return static_cast<int64_t>(sizeof(float)) * floats;
+  return static_cast<int64_t>(sizeof(float)) * a.stride_w * s.inputs[0][1];
 }
 
 bool winograd_allowed(const ConvAttrs& a, const OpShapes& s) {
@@ -134,8 +132,8 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   return {flops,
           bytes,
           WorkKind::kGemm,
-          {pixels, std::min(out.extent(1), channels / a.group), depth, gathers_rows(a, s) ? 1 : a.kernel_h * a.kernel_w,
-           0, channels / a.group, igemm_row_bytes(a, s)},
+          {pixels, std::min(out.extent(1), channels / a.group), depth,
+           gathers_rows(a, s) ? a.kernel_h : a.kernel_h * a.kernel_w, 0, channels / a.group, igemm_row_bytes(a, s)},
           a.epilogue.activation,
           a.epilogue.affine_passes()};
 }

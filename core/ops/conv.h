@@ -22,14 +22,15 @@ struct ConvAttrs : Window {
   ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
 };
 
-// Up to this many input channels per group, the GEMM gathers each output pixel's inputs
-// into one row (every tap's channels side by side, a 3-channel stem's 27 or 147 values)
-// instead of reading them through a pointer per tap.
+// Up to this many input channels per group, the GEMM reads each output pixel's inputs per
+// kernel row (every tap's channels side by side: a 3-channel stem's 9 or 21 values, where
+// they lie in the NHWC image, gathered only in the padding) instead of through a pointer
+// per tap.
 inline constexpr int64_t kGatherRowChannels = 8;
 bool gathers_rows(const ConvAttrs&, const OpShapes&);
 
-// Bytes between two of the direct GEMM's A rows: adjacent output pixels' inputs, or their
-// gathered rows. Rows a multiple of 4 KiB apart run a kernel of fewer rows (gemm.h).
+// Bytes between two of the direct GEMM's A rows: adjacent output pixels' inputs. Rows a
+// multiple of 4 KiB apart run a kernel of fewer rows (gemm.h).
 int64_t igemm_row_bytes(const ConvAttrs&, const OpShapes&);
 
 // 3x3 stride-1 convolutions of enough channels may run by Winograd F(4x4, 3x3)

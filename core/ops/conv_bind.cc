@@ -92,7 +92,7 @@ class IgemmConvKernel final : public ConvKernelBase {
       }
     });
     if (!valid()) return;
-    zeros_.assign(g_.in_per_group, 0.0f);
+    zeros_.assign(a.kernel_w * g_.in_per_group, 0.0f);  // a tap's channels, or a kernel row's
     pixel_blocks_outer_ = sizeof(float) * group_floats_ <= kSmallWeightsBytes;
     gather_rows_ = gathers_rows(a, args.shapes);
   }
@@ -161,9 +161,9 @@ class IgemmConvKernel final : public ConvKernelBase {
     const float* w = packed_->as<float>() + grp * group_floats_ +
                      kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
     const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
-    // Gathered rows are one tap of every tap's channels: the same k order, the same sums.
-    const int64_t kc = gather_rows_ ? taps_ * g_.in_per_group : g_.in_per_group;
-    gemm_.ukernel(m, nc, kc, gather_rows_ ? 1 : taps_, b.pointers, w, b.y + o, g_.out_c,
+    // A kernel row's taps as one tap of all their channels: the same k order, the same sums.
+    const int64_t kc = gather_rows_ ? attrs_.kernel_w * g_.in_per_group : g_.in_per_group;
+    gemm_.ukernel(m, nc, kc, gather_rows_ ? attrs_.kernel_h : taps_, b.pointers, w, b.y + o, g_.out_c,
                   b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
   }
 
@@ -177,36 +177,38 @@ class IgemmConvKernel final : public ConvKernelBase {
 
   // Row pointers for MR output pixels starting at `pixel` (row-major within the image): one
   // set per kernel tap, or with few input channels (gathers_rows), where a tap's pointer would
-  // feed the micro-kernel a handful of FMAs, one per gathered row (k = tap x channels +
-  // channel, the order the weights are packed in).
+  // feed the micro-kernel a handful of FMAs, one set per kernel row: its taps' channels side
+  // by side (k = tap x channels + channel within the row, the order the weights are packed
+  // in). A kernel row inside the image is read where it lies; one in the padding is gathered
+  // into the scratch.
   void fill_row_pointers(const float** a, const float* x, int64_t n, int64_t grp, int64_t pixel, int64_t m) const {
     if (!gather_rows_) return fill_tap_pointers(a, x, n, grp, pixel, m);
     const float* image = x + n * g_.in_h * g_.in_w * g_.in_c + grp * g_.in_per_group;
-    const int64_t cin = g_.in_per_group, row = taps_ * cin;
-    // A kernel row of taps reads adjacent input pixels: one copy of them all when it lies
-    // inside and the pixels hold only this group's channels.
+    const int64_t cin = g_.in_per_group, row = attrs_.kernel_w * cin;
+    // Adjacent input pixels hold only this group's channels: a kernel row is one run of them.
     const bool contiguous = attrs_.dilation_w == 1 && cin == g_.in_c;
     float* rows = reinterpret_cast<float*>(a) + pointer_floats();
     int64_t oh = pixel / g_.out_w, ow = pixel % g_.out_w;
     for (int64_t i = 0; i < gemm_.mr; ++i) {
-      float* to = rows + i * row;
-      for (int64_t kh = 0; kh < attrs_.kernel_h; ++kh, to += attrs_.kernel_w * cin) {
+      const int64_t iw0 = ow * attrs_.stride_w - attrs_.pad_left;
+      for (int64_t kh = 0; kh < attrs_.kernel_h; ++kh) {
         const int64_t ih = oh * attrs_.stride_h - attrs_.pad_top + kh * attrs_.dilation_h;
-        const int64_t iw0 = ow * attrs_.stride_w - attrs_.pad_left;
+        const float** slot = a + kh * gemm_.mr + i;
         if (ih < 0 || ih >= g_.in_h) {
-          std::fill_n(to, attrs_.kernel_w * cin, 0.0f);
+          *slot = zeros_.data();
         } else if (contiguous && iw0 >= 0 && iw0 + attrs_.kernel_w <= g_.in_w) {
-          std::copy_n(image + (ih * g_.in_w + iw0) * g_.in_c, attrs_.kernel_w * cin, to);
+          *slot = image + (ih * g_.in_w + iw0) * g_.in_c;
         } else {
+          float* to = rows + (i * attrs_.kernel_h + kh) * row;
           for (int64_t kw = 0; kw < attrs_.kernel_w; ++kw) {
             const int64_t iw = iw0 + kw * attrs_.dilation_w;
             const bool inside = iw >= 0 && iw < g_.in_w;
             for (int64_t c = 0; c < cin; ++c)
               to[kw * cin + c] = inside ? image[(ih * g_.in_w + iw) * g_.in_c + c] : 0.0f;
           }
+          *slot = to;
         }
       }
-      a[i] = rows + i * row;
       if (i + 1 < m && ++ow == g_.out_w) ow = 0, ++oh;  // rows past m repeat the last pixel
     }
   }
@@ -230,10 +232,10 @@ class IgemmConvKernel final : public ConvKernelBase {
     }
   }
 
-  // The row pointers, first in the scratch (one per tap and row, or one per gathered row);
-  // gathered rows follow them.
+  // The row pointers, first in the scratch (one per tap and row, or per kernel row and row);
+  // gathered kernel rows follow them.
   size_t pointer_floats() const {
-    const int64_t pointers = (gather_rows_ ? 1 : taps_) * gemm_.mr;
+    const int64_t pointers = (gather_rows_ ? attrs_.kernel_h : taps_) * gemm_.mr;
     return pointer_scratch_floats(pointers);
   }
 

@@ -43,6 +43,21 @@ TEST_CASE("conv matches the reference over random geometries") {
   }
 }
 
+TEST_CASE("stems of few channels read kernel rows in place and gather only in the padding") {
+  // A ResNet-like 7x7 stride-2 stem and a 3x3 one with a dilation (gathered everywhere), on
+  // odd sizes: kernel rows inside the image, across each edge, and wholly in the padding.
+  for (const auto& [kernel, dilation] : {std::pair<int64_t, int64_t>{7, 1}, {3, 2}}) {
+    INFO(kernel << "x" << kernel << ", dilation " << dilation);
+    ModelBuilder b(static_cast<uint32_t>(kernel * 10 + dilation));
+    const int64_t pad = (kernel - 1) * dilation / 2;
+    const auto x = b.input({1, 3, 29, 31});
+    const auto y =
+        b.node("Conv", {x, b.weight({20, 3, kernel, kernel}), b.weight({20})},
+               {{"strides", {2, 2}}, {"pads", {pad, pad + 1, pad, pad}}, {"dilations", {dilation, dilation}}});
+    check_against_reference(b.build({b.node("Relu", {y})}), {.tile_flops = 20000});
+  }
+}
+
 // The GEMM kernel a compiled node runs, by name.
 const kernels::GemmKernel& kernel_named(const std::string& name) {
   for (const kernels::GemmKernel& kernel : kernels::gemm_kernels()) {
