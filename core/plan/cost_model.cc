@@ -37,22 +37,6 @@ constexpr double kFetchBytes = 128;
 
 double round_up(double x, int multiple) { return std::ceil(x / multiple) * multiple; }
 
-// The micro-kernel block (rows x columns) the op binds for g (kernels::gemm_kernel_for: a
-// narrower panel for few columns, fewer rows where A's rows share an L1 set), where the
-// profile measured this build's kernels; else the profile's kernel's.
-struct KernelBlock {
-  int mr = 0, nr = 0;
-};
-KernelBlock kernel_block(const Profile& p, const ops::GemmShape& g) {
-  Isa isa = Isa::kScalar;
-  if (g.panel_columns <= 0 || !parse_isa(p.isa, &isa) || p.gemm.kernel != kernels::best_gemm_kernel(isa).name) {
-    return {p.gemm.mr, p.gemm.nr};
-  }
-  const kernels::GemmKernel& kernel =
-      kernels::gemm_kernel_for(isa, static_cast<size_t>(g.panel_columns), static_cast<size_t>(g.row_bytes));
-  return {kernel.mr, kernel.nr};
-}
-
 // How many GEMMs of shape c.gemm a GEMM task runs (0 for an empty shape).
 double gemm_count(const ops::OpCost& c) {
   const ops::GemmShape& g = c.gemm;
@@ -127,17 +111,39 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
   return rate;
 }
 
-double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) {
-  const ops::GemmShape& g = c.gemm;
-  if (c.kind != ops::WorkKind::kGemm) return 0;
-  const double count = gemm_count(c);
-  const KernelBlock block = kernel_block(p, g);
-  return std::ceil(static_cast<double>(g.rows) / block.mr) * std::ceil(static_cast<double>(g.columns) / block.nr) *
-         static_cast<double>(g.taps) * count;
+KernelBlocks::KernelBlocks(const Profile& p) : profile_block_{p.gemm.mr, p.gemm.nr} {
+  this_build_ = parse_isa(p.isa, &isa_) && p.gemm.kernel == kernels::best_gemm_kernel(isa_).name;
 }
 
+KernelBlocks::Block KernelBlocks::of(const ops::GemmShape& g) const {
+  if (!this_build_ || g.panel_columns <= 0) return profile_block_;
+  if (g.panel_columns != last_columns_ || g.row_bytes != last_row_bytes_) {
+    const kernels::GemmKernel& kernel =
+        kernels::gemm_kernel_for(isa_, static_cast<size_t>(g.panel_columns), static_cast<size_t>(g.row_bytes));
+    last_ = {kernel.mr, kernel.nr};
+    last_columns_ = g.panel_columns;
+    last_row_bytes_ = g.row_bytes;
+  }
+  return last_;
+}
+
+namespace {
+
+// Micro-kernel calls of a GEMM task, one per block of rows, of columns and tap.
+double tap_blocks(const KernelBlocks& blocks, const ops::OpCost& c) {
+  const ops::GemmShape& g = c.gemm;
+  if (c.kind != ops::WorkKind::kGemm) return 0;
+  const KernelBlocks::Block block = blocks.of(g);
+  return std::ceil(static_cast<double>(g.rows) / block.mr) * std::ceil(static_cast<double>(g.columns) / block.nr) *
+         static_cast<double>(g.taps) * gemm_count(c);
+}
+
+}  // namespace
+
+double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) { return tap_blocks(KernelBlocks(p), c); }
+
 TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model)
-    : profile_(profile), threads_(threads) {
+    : profile_(profile), blocks_(profile), threads_(threads) {
   // An op calibration did not reach costs what the dearest measured one costs.
   double dearest = profile.elementwise_ns;
   for (const auto& [name, ns] : profile.unary_ns) dearest = std::max(dearest, ns);
@@ -180,7 +186,7 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
       const ops::GemmShape& g = c.gemm;
       const double count = gemm_count(c);
       if (count == 0) return 0;
-      const KernelBlock block = kernel_block(p, g);
+      const KernelBlocks::Block block = blocks_.of(g);
       const double padded = 2.0 * round_up(static_cast<double>(g.rows), block.mr) *
                             round_up(static_cast<double>(g.columns), block.nr) * static_cast<double>(g.depth) * count;
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
@@ -196,7 +202,7 @@ double TilePricer::restream_seconds(const ops::OpCost& c) const {
   if (c.kind != ops::WorkKind::kGemm || shared_bandwidth_ <= 0) return 0;
   const double panels = panel_bytes(g);
   if (panels <= private_bytes_) return 0;
-  const double passes = std::ceil(static_cast<double>(g.rows) / kernel_block(profile_, g).mr) - 1;
+  const double passes = std::ceil(static_cast<double>(g.rows) / blocks_.of(g).mr) - 1;
   return gemm_count(c) * passes * panels / shared_bandwidth_;
 }
 
@@ -248,7 +254,7 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
   const double kernel =
       is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
-  return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(profile_, cost);
+  return kernel * fit.scale + fit.tile + fit.tap * tap_blocks(blocks_, cost);
 }
 
 std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,

@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "core/base/cpu_features.h"
 #include "core/plan/profile.h"
 #include "core/plan/simulator.h"
 #include "core/tiles/tile_graph.h"
@@ -43,6 +44,27 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
 // GEMM micro-kernel calls x kernel taps of one task (0 for other kinds): the loop setups a
 // convolution pays per tap.
 double gemm_tap_blocks(const Profile& profile, const ops::OpCost& cost);
+
+// The micro-kernel block (rows x columns) the ops bind for a GEMM shape
+// (kernels::gemm_kernel_for: a narrower panel for few columns, fewer rows where A's rows
+// share an L1 set), where the profile measured this build's kernels; else the profile's
+// kernel's. Resolves the profile once and keeps the last shape's block: a node's tiles are
+// priced in a row. One per pricer (not shared between threads).
+class KernelBlocks {
+ public:
+  struct Block {
+    int mr = 0, nr = 0;
+  };
+  explicit KernelBlocks(const Profile& profile);
+  Block of(const ops::GemmShape& g) const;
+
+ private:
+  Block profile_block_;
+  bool this_build_ = false;
+  Isa isa_ = Isa::kScalar;
+  mutable int64_t last_columns_ = -1, last_row_bytes_ = -1;
+  mutable Block last_;
+};
 
 // Prices tiles one at a time, when `threads` threads run at once (bandwidth shared) in a
 // model whose weights and arena take `model_bytes`: what predict_task_seconds does per task,
@@ -85,6 +107,7 @@ class TilePricer {
   double restream_seconds(const ops::OpCost& cost) const;
 
   const Profile& profile_;
+  KernelBlocks blocks_;
   int threads_ = 1;
   std::array<double, kUnaryOps> unary_ns_{};    // by kernels::UnaryOp, resolved once
   std::array<InModel, kWorkKinds> in_model_{};  // by ops::WorkKind
