@@ -60,7 +60,7 @@ double measure_peak_gflops(Isa isa, double seconds) {
 bool avx512_fma_split() {
   static const bool split = [] {
     if (!isa_supported(Isa::kAvx512)) return false;
-    constexpr double kSeconds = 0.002;
+    constexpr double kSeconds = 0.0005;  // ~2 ms in all: the two widths differ by 1x or 2x, not by a few %
     double wide = 0, narrow = 0;
     for (int round = 0; round < 2; ++round) {  // alternated: a disturbance hits both widths alike
       wide = std::max(wide, measure_peak_gflops(Isa::kAvx512, kSeconds));

@@ -19,7 +19,7 @@ double measure_peak_gflops(Isa isa, double seconds);
 
 // True when this core's 512-bit FMAs give less than 1.5x the FLOPs of its 256-bit ones (Zen 4
 // runs them as two 256-bit halves; Zen 5 and most Xeons do not), so kernels of 256-bit vectors
-// lose nothing there to narrower vectors. Measured once per process (a few milliseconds, the
+// lose nothing there to narrower vectors. Measured once per process (about 2 ms, the
 // best of short repetitions of each); false without AVX-512.
 bool avx512_fma_split();
 
