@@ -49,10 +49,10 @@ int gemm_panel_width(Isa max_isa, size_t columns) {
   };
   int width = best.nr;
   for (const GemmKernel& kernel : kGemmKernels) {
-    if (kernel.isa != best.isa || !suits_this_core(kernel)) continue;
-    if (padded(kernel.nr) < padded(width) || (padded(kernel.nr) == padded(width) && kernel.nr > width)) {
-      width = kernel.nr;
-    }
+    if (kernel.isa != best.isa) continue;
+    const bool better = padded(kernel.nr) < padded(width) || (padded(kernel.nr) == padded(width) && kernel.nr > width);
+    // Asked last: a half-width kernel's test measures the core, only worth it if it would win.
+    if (better && suits_this_core(kernel)) width = kernel.nr;
   }
   return padded(best.nr) - padded(width) >= kNarrowPanelSaving * padded(best.nr) ? width : best.nr;
 }
