@@ -61,11 +61,12 @@ int calibrate_command(int argc, char** argv) {
               isa.c_str(), p["machine"]["build"].get<std::string>().c_str(), p["machine"]["cores"].get<int>(),
               options.quick ? "quick" : "full", seconds);
   const auto& gemm = p["gemm"];
-  std::printf("  GEMM %s: %.1f GFLOP/s at %lldx%lldx%lld; depthwise %.1f GFLOP/s\n",
+  std::printf("  GEMM %s: %.1f GFLOP/s at %lldx%lldx%lld; depthwise %.1f GFLOP/s + %.3f ns per output\n",
               gemm["kernel"].get<std::string>().c_str(), gemm["gflops"].back().get<double>(),
               static_cast<long long>(gemm["rows"].back().get<int64_t>()),
               static_cast<long long>(gemm["columns"].back().get<int64_t>()),
-              static_cast<long long>(gemm["depths"].back().get<int64_t>()), p["depthwise_gflops"].get<double>());
+              static_cast<long long>(gemm["depths"].back().get<int64_t>()), p["depthwise_gflops"].get<double>(),
+              p["depthwise_pixel_ns"].get<double>());
   std::printf("  per element: add %.3f ns, softmax %.3f ns, layernorm %.3f ns, Erf %.3f ns\n",
               p["elementwise_ns"].get<double>(), p["softmax_ns"].get<double>(), p["normalize_ns"].get<double>(),
               p["unary_ns"]["Erf"].get<double>());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/kernels/peak/peak.h"
+#include "core/ops/spatial.h"
 #include "core/ops/unary.h"
 
 namespace tessera::calibration {
@@ -35,6 +36,33 @@ Status require(double value, const char* what) {
   if (value > 0 && std::isfinite(value)) return {};
   return Status::error(std::string("calibrate: measuring ") + what +
                        " failed (out of memory, or an ISA not supported here)");
+}
+
+// The depthwise kernel's two rates, from a 3x3 and a 5x5 layer of one image (same padding):
+// the time per FLOP of the taps inside the image, and per output element besides.
+struct DepthwiseRates {
+  double gflops = 0, pixel_ns = 0;
+};
+DepthwiseRates measure_depthwise(Isa isa, double point) {
+  constexpr size_t kSide = 28, kChannels = 96;
+  const kernels::DwConvKernel& kernel = kernels::best_dwconv_kernel(isa);
+  double seconds[2], flops[2];
+  for (int i = 0; i < 2; ++i) {
+    const size_t k = i == 0 ? 3 : 5, pad = k / 2;
+    const kernels::DwConvGeometry g{kSide, kSide, kChannels, kSide, kSide, k, k, 1, 1, 1, 1, pad, pad};
+    const auto side = static_cast<int64_t>(kSide);
+    const int64_t taps =
+        ops::window_taps_inside(0, side, 1, static_cast<int64_t>(pad), static_cast<int64_t>(k), 1, side);
+    seconds[i] = kernels::measure_dwconv_seconds(kernel, g, point);
+    flops[i] = 2.0 * kChannels * static_cast<double>(taps * taps);
+  }
+  if (seconds[0] <= 0 || seconds[1] <= 0) return {};
+  const double elements = kSide * kSide * kChannels;
+  const double per_flop = (seconds[1] - seconds[0]) / (flops[1] - flops[0]);
+  const double per_element = (seconds[0] - flops[0] * per_flop) / elements;
+  // Noise that makes either part negative leaves one rate for both layers.
+  if (per_flop <= 0 || per_element < 0) return {(flops[0] + flops[1]) / (seconds[0] + seconds[1]) * 1e-9, 0};
+  return {1e-9 / per_flop, per_element * 1e9};
 }
 
 }  // namespace
@@ -75,8 +103,9 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
 
   p.gemm = measure_gemm_curve(isa, budget);
   for (double g : p.gemm.gflops) TESSERA_RETURN_IF_ERROR(require(g, "the GEMM kernel"));
-  kernels::DwConvGeometry dw{58, 58, 96, 56, 56, 3, 3, 1, 1, 1, 1, 0, 0};
-  p.depthwise_gflops = kernels::measure_dwconv_gflops(kernels::best_dwconv_kernel(isa), dw, point);
+  const DepthwiseRates depthwise = measure_depthwise(isa, point);
+  p.depthwise_gflops = depthwise.gflops;
+  p.depthwise_pixel_ns = depthwise.pixel_ns;
   p.elementwise_ns = kernels::measure_binary_ns(isa, point);
   for (kernels::UnaryOp op : kUnaryOps) {
     const double ns = kernels::measure_unary_ns(isa, op, point / 4);

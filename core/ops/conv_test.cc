@@ -152,6 +152,35 @@ TEST_CASE("a convolution's cost counts the input rows and columns its windows re
   CHECK(ops::cost(a, t, out).bytes == 4 * (outputs + 64 * 28 * 28 + 9 * weights));
 }
 
+TEST_CASE("a depthwise convolution's cost counts the taps inside the image, as its kernel computes them") {
+  // A 5x5 window over a 3 x 7 image, padded by 2 (stride 2 across): count by hand per output.
+  ops::ConvAttrs a;
+  a.kernel_h = a.kernel_w = 5;
+  a.stride_w = 2;
+  a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = 2;
+  a.group = 40;
+  const ops::OpShapes s{{{1, 40, 3, 7}, {40, 1, 5, 5}}, {1, 40, 3, 4}};
+  ops::Region out = ops::Region::whole(s.output);
+  out.begin[1] = 8;
+  out.begin[3] = 1;  // channels [8, 40), columns [1, 4)
+  int64_t taps = 0;
+  for (int64_t oh = 0; oh < 3; ++oh) {
+    for (int64_t ow = 1; ow < 4; ++ow) {
+      for (int64_t kh = 0; kh < 5; ++kh) {
+        for (int64_t kw = 0; kw < 5; ++kw) {
+          const int64_t ih = oh - 2 + kh, iw = ow * 2 - 2 + kw;
+          taps += ih >= 0 && ih < 3 && iw >= 0 && iw < 7;
+        }
+      }
+    }
+  }
+  REQUIRE(taps < 9 * 25);
+  const ops::OpCost c = ops::cost(a, s, out);
+  CHECK(c.kind == ops::WorkKind::kDepthwise);
+  CHECK(c.flops == 2.0 * 32 * static_cast<double>(taps));
+  CHECK(c.channels == 32);
+}
+
 TEST_CASE("conv shape inference follows ONNX for explicit and automatic padding") {
   ModelBuilder b(1);
   const auto x = b.input({1, 2, 10, 11});

@@ -54,7 +54,7 @@ enum class WorkKind : uint8_t {
   kElementwise,  // arithmetic per output element
   kUnary,        // the function `unary` per output element
   kGemm,         // matrix products of shape `gemm`, `flops` in all
-  kDepthwise,    // depthwise convolution: `flops`
+  kDepthwise,    // depthwise convolution: `flops` (taps inside the image), per output and `channels`
   kPool,         // a window per output: `flops` = taps visited
   kSoftmax,      // rows
   kNormalize,    // layer or group normalisation rows
@@ -87,6 +87,7 @@ struct OpCost {
   // Bytes per contiguous run of the tile's main input when short (a depthwise tile's block of
   // NHWC channels); 0: longer than the pair of cache lines a fetch brings.
   int64_t input_run_bytes = 0;
+  int64_t channels = 0;  // kDepthwise: the tile's channels, which its kernel pads to whole vectors
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut

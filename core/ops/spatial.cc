@@ -18,6 +18,19 @@ std::pair<int64_t, int64_t> window_input_range(int64_t out_begin, int64_t out_en
   return {begin, std::max(begin, end)};
 }
 
+int64_t window_taps_inside(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad, int64_t kernel,
+                           int64_t dilation, int64_t input_size) {
+  int64_t taps = 0;
+  for (int64_t o = out_begin; o < out_end; ++o) {
+    const int64_t origin = o * stride - pad;
+    // Taps t with 0 <= origin + t * dilation < input_size.
+    const int64_t lo = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
+    const int64_t hi = origin >= input_size ? 0 : std::min(kernel, (input_size - 1 - origin) / dilation + 1);
+    taps += std::max<int64_t>(0, hi - lo);
+  }
+  return taps;
+}
+
 namespace {
 
 // Per-axis window parameters, [0] for height and [1] for width.

@@ -29,6 +29,11 @@ Result<ParsedWindow> parse_window(NodeParser& p, const Shape& in, const int64_t 
 std::pair<int64_t, int64_t> window_input_range(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
                                                int64_t kernel, int64_t dilation, int64_t input_size);
 
+// Window taps inside the input along one spatial axis, summed over outputs [out_begin,
+// out_end): the taps a kernel that skips the padding computes.
+int64_t window_taps_inside(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad, int64_t kernel,
+                           int64_t dilation, int64_t input_size);
+
 // The per-axis range of a window op: window_input_range, or ConvTranspose's inverse.
 using AxisRange = std::pair<int64_t, int64_t> (*)(int64_t out_begin, int64_t out_end, int64_t stride, int64_t pad,
                                                   int64_t kernel, int64_t dilation, int64_t input_size);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/base/cpu_features.h"
+#include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/unary.h"
 
@@ -113,6 +114,7 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
 
 KernelBlocks::KernelBlocks(const Profile& p) : profile_block_{p.gemm.mr, p.gemm.nr} {
   this_build_ = parse_isa(p.isa, &isa_) && p.gemm.kernel == kernels::best_gemm_kernel(isa_).name;
+  if (this_build_) depthwise_lanes_ = static_cast<int>(kernels::best_dwconv_kernel(isa_).lanes);
 }
 
 KernelBlocks::Block KernelBlocks::of(const ops::GemmShape& g) const {
@@ -178,7 +180,12 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
     case WorkKind::kPermute: return c.bytes * p.permute_ns * 1e-9;
     case WorkKind::kElementwise: return std::max(elements, c.flops) * p.elementwise_ns * 1e-9;
     case WorkKind::kUnary: return elements * unary_ns(c.unary) * 1e-9;
-    case WorkKind::kDepthwise: return c.flops / (p.depthwise_gflops * 1e9);
+    case WorkKind::kDepthwise: {
+      const double padded = c.channels > 0 ? round_up(static_cast<double>(c.channels), blocks_.depthwise_lanes()) /
+                                                 static_cast<double>(c.channels)
+                                           : 1;
+      return padded * (c.flops / (p.depthwise_gflops * 1e9) + elements * p.depthwise_pixel_ns * 1e-9);
+    }
     case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
     case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;
     case WorkKind::kNormalize: return elements * p.normalize_ns * 1e-9;

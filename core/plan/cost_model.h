@@ -57,9 +57,12 @@ class KernelBlocks {
   };
   explicit KernelBlocks(const Profile& profile);
   Block of(const ops::GemmShape& g) const;
+  // Channels per vector of the depthwise kernel (1, no padding, for another build's profile).
+  int depthwise_lanes() const { return depthwise_lanes_; }
 
  private:
   Block profile_block_;
+  int depthwise_lanes_ = 1;
   bool this_build_ = false;
   Isa isa_ = Isa::kScalar;
   mutable int64_t last_columns_ = -1, last_row_bytes_ = -1;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/cpu_features.h"
+#include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/plan/cost_model.h"
 #include "core/plan/profile.h"
@@ -42,6 +43,7 @@ Profile hand_profile() {
     }
   }
   p.depthwise_gflops = 12.5;
+  p.depthwise_pixel_ns = 0.375;
   p.elementwise_ns = 0.25;
   p.unary_ns = {{"Relu", 0.5}, {"Erf", 2.0}};
   p.softmax_ns = 1.5;
@@ -170,6 +172,7 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.gemm.depths == given.gemm.depths);
   CHECK(p.gemm.gflops == given.gemm.gflops);
   CHECK(p.depthwise_gflops == 12.5);
+  CHECK(p.depthwise_pixel_ns == 0.375);
   CHECK(p.unary_ns == given.unary_ns);
   CHECK(p.permute_ns == 0.0625);
   REQUIRE(p.memory.size() == 4);
@@ -194,9 +197,12 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.in_model.at("depthwise").scale == 1.25);
 }
 
-TEST_CASE("a profile made before transfers, cross-core reads and remote inputs were measured still reads, with none") {
+TEST_CASE(
+    "a profile made before transfers, cross-core reads, remote inputs and the depthwise cost per output were measured "
+    "still reads, with none") {
   json doc = profile_doc();
   doc.erase("transfer");
+  doc.erase("depthwise_pixel_ns");
   doc.erase("cross_core_gbps");
   doc["executor_ns"].erase("remote_input");
   const Result<Profile> read = profile_from_json(doc.dump());
@@ -205,6 +211,7 @@ TEST_CASE("a profile made before transfers, cross-core reads and remote inputs w
   CHECK(read->transfer.copy_gbps == 0);
   CHECK(read->cross_core_gbps == 0);
   CHECK(read->executor.remote_input == 0);
+  CHECK(read->depthwise_pixel_ns == 0);
   doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
   const Result<Profile> bad = profile_from_json(doc.dump());
   REQUIRE_FALSE(bad.ok());
@@ -484,6 +491,33 @@ TEST_CASE("GEMM tiles are padded to the block of the kernel the op binds: narrow
   CHECK(seconds(16, 4096) == Approx(seconds(0, 0)));
 }
 
+TEST_CASE("depthwise tiles pay their FLOPs and a cost per output, channels padded to the kernel's vectors") {
+  Profile p = flat_profile(50);
+  const auto depthwise = [](int64_t channels) {
+    ops::OpCost c;
+    c.kind = ops::WorkKind::kDepthwise;
+    c.flops = 2.0 * 100 * channels * 9;  // 100 pixels, 9 taps inside the image each
+    c.channels = channels;
+    return c;
+  };
+  const auto seconds = [&](int64_t channels) {
+    return predict_task_seconds(hand_graph({{0, depthwise(channels), 100 * channels}}), p, 1, false)[0];
+  };
+  const auto unpadded = [&](int64_t channels) {
+    return 2.0 * 100 * channels * 9 / 12.5e9 + 100.0 * channels * 0.375e-9;
+  };
+  // The hand profile names another build's kernel: no padding.
+  CHECK(seconds(8) == Approx(unpadded(8)));
+  if (!isa_supported(Isa::kAvx512)) return;
+  const kernels::GemmKernel& best = kernels::best_gemm_kernel(Isa::kAvx512);
+  p.isa = "avx512";
+  p.gemm.kernel = best.name;
+  const int64_t lanes = static_cast<int64_t>(kernels::best_dwconv_kernel(Isa::kAvx512).lanes);
+  CHECK(seconds(lanes) == Approx(unpadded(lanes)));
+  CHECK(seconds(lanes / 2) == Approx(unpadded(lanes)));  // half a vector costs a whole one
+  CHECK(seconds(lanes + 1) == Approx(unpadded(2 * lanes)));
+}
+
 TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") {
   Profile p = flat_profile(50);
   p.in_model["gemm"] = InModel{2, 1e-6, 1e-8};
@@ -497,7 +531,7 @@ TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") 
   CHECK(gemm_tap_blocks(p, g.tasks[0].cost) == 36);
   CHECK(gemm_tap_blocks(p, g.tasks[1].cost) == 0);
   const double gemm = 2.0 * 16 * 32 * 64 / 50e9;
-  const double dw = 1e5 / 12.5e9;
+  const double dw = 1e5 / 12.5e9 + 0.375e-9;  // its FLOPs and its one output
   const std::vector<double> fitted = predict_task_seconds(g, p, 1);
   CHECK(fitted[0] == Approx(2 * gemm + 1e-6 + 36 * 1e-8));
   CHECK(fitted[1] == Approx(dw));

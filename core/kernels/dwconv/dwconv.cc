@@ -11,13 +11,13 @@ namespace {
 
 constexpr DwConvKernel kDwConvKernels[] = {
 #if defined(__x86_64__)
-    {"f32_dwconv_8x16_avx512", Isa::kAvx512, f32_dwconv_8x16_avx512},
-    {"f32_dwconv_8x8_avx2", Isa::kAvx2Fma, f32_dwconv_8x8_avx2},
+    {"f32_dwconv_8x16_avx512", Isa::kAvx512, f32_dwconv_8x16_avx512, 16},
+    {"f32_dwconv_8x8_avx2", Isa::kAvx2Fma, f32_dwconv_8x8_avx2, 8},
 #endif
 #if defined(__wasm_simd128__)
-    {"f32_dwconv_4x4_wasm128", Isa::kWasmSimd128, f32_dwconv_4x4_wasm128},
+    {"f32_dwconv_4x4_wasm128", Isa::kWasmSimd128, f32_dwconv_4x4_wasm128, 4},
 #endif
-    {"f32_dwconv_4x1_scalar", Isa::kScalar, f32_dwconv_4x1_scalar},
+    {"f32_dwconv_4x1_scalar", Isa::kScalar, f32_dwconv_4x1_scalar, 1},
 };
 
 }  // namespace

@@ -32,6 +32,7 @@ struct DwConvKernel {
   const char* name;  // e.g. "f32_dwconv_8x16_avx512": 8 output pixels x 16 channels per step
   Isa isa;
   DwConvFn fn;
+  size_t lanes;  // channels per vector: a tile's channels run in whole vectors
 };
 
 // Every compiled dwconv kernel, best first (check isa_supported before calling one).

@@ -91,23 +91,20 @@ double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t 
   return 2.0 * static_cast<double>(m) * n * kdim / t * 1e-9;
 }
 
-double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds) {
+double measure_dwconv_seconds(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds) {
   if (!isa_supported(kernel.isa) || g.channels == 0) return 0.0;
-  const size_t taps = g.kernel_h * g.kernel_w;
   std::mt19937 rng(1);
   const AlignedBuffer input = random_buffer(g.in_h * g.in_w * g.channels, rng);
-  const AlignedBuffer weights = random_buffer(taps * g.channels, rng);
+  const AlignedBuffer weights = random_buffer(g.kernel_h * g.kernel_w * g.channels, rng);
   const AlignedBuffer bias = random_buffer(g.channels, rng);
   AlignedBuffer output = AlignedBuffer::allocate(g.out_h * g.out_w * g.channels * sizeof(float));
   if (input.data() == nullptr || weights.data() == nullptr || bias.data() == nullptr || output.data() == nullptr) {
     return 0.0;
   }
-  const double t = median_seconds_of(seconds, [&] {
+  return median_seconds_of(seconds, [&] {
     kernel.fn(g, input.as<float>(), weights.as<float>(), bias.as<float>(), output.as<float>(), 0, g.out_h, 0,
               g.channels, nullptr, MinMax{});
   });
-  const double flops = 2.0 * static_cast<double>(g.out_h) * g.out_w * g.channels * taps;
-  return flops / t * 1e-9;
 }
 
 }  // namespace tessera::kernels

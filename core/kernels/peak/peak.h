@@ -28,9 +28,9 @@ bool avx512_fma_split();
 // `seconds`. 0 when the kernel's ISA is not supported or the buffers cannot be allocated.
 double measure_gemm_gflops(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, double seconds);
 
-// Median GFLOP/s (2 * out_h * out_w * channels * taps per run, padding taps included) of one
-// whole-image call of `kernel` on random data; 0 as above.
-double measure_dwconv_gflops(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds);
+// Median seconds of one whole-image call of `kernel` on random data, the cache warm; 0 as
+// above.
+double measure_dwconv_seconds(const DwConvKernel& kernel, const DwConvGeometry& g, double seconds);
 
 // Nanoseconds per element of the best kernels up to `isa` on data resident in the L2 cache
 // (median over about `seconds`); 0 when `isa` is not supported here.
