@@ -149,6 +149,7 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
   // Per kind, every tile, over three tilings of each network: small tiles to large.
   std::map<std::string, std::vector<Sample>> samples;
   double between = 0, edges = 0, tasks = 0;
+  const plan::KernelBlocks blocks(profile);
   for (const Probe& probe : probes) {
     for (double tile_flops : {2e5, 2e6, 2e7}) {
       TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
@@ -158,7 +159,7 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
       const std::vector<double> predicted = plan::predict_task_seconds(g, profile, 1, /*in_model=*/false);
       for (size_t t = 0; t < g.tasks.size(); ++t) {
         samples[plan::work_kind_name(g.tasks[t].cost.kind)].push_back(
-            {predicted[t], plan::gemm_tap_blocks(profile, g.tasks[t].cost), measured.task[t]});
+            {predicted[t], plan::gemm_tap_blocks(blocks, g.tasks[t].cost), measured.task[t]});
       }
       between += measured.between;
       edges += static_cast<double>(g.data_edges + g.reuse_edges);

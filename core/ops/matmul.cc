@@ -117,7 +117,7 @@ OpCost cost(const MatMulAttrs& a, const OpShapes& s, const Region& out) {
   return {2.0 * outputs * static_cast<double>(d.k),
           bytes,
           WorkKind::kGemm,
-          {rows, columns, d.k, 1, 0, d.n, static_cast<int64_t>(sizeof(float)) * d.k},
+          {rows, columns, d.k, 1, 0, d.n, d.a_row_bytes()},
           a.epilogue.activation,
           a.epilogue.affine_passes()};
 }

@@ -34,6 +34,8 @@ struct MatMulDims {
   bool a_is_vector = false;    // 1-D A: the output has no M dimension
   bool b_is_vector = false;    // 1-D B: the output has no N dimension
   int m_dim = -1, n_dim = -1;  // output dimensions holding M and N, or -1
+  // Bytes between A's rows (or their transposed copies), which choose the GEMM kernel's rows.
+  int64_t a_row_bytes() const { return static_cast<int64_t>(sizeof(float)) * k; }
 };
 MatMulDims matmul_dims(const MatMulAttrs&, const OpShapes&);
 

@@ -36,9 +36,7 @@ class MatMulKernel final : public TileKernel {
         a_(args.inputs[0]),
         b_(args.inputs[1]),
         out_(args.output),
-        // A's rows (or, transposed, their copies) lie k floats apart.
-        gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(d_.n),
-                                       sizeof(float) * static_cast<size_t>(d_.k))),
+        gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(d_.n), static_cast<size_t>(d_.a_row_bytes()))),
         elementwise_(kernels::best_elementwise_kernels(args.max_isa)) {
     const Shape& A = args.shapes.inputs[0];
     const Shape& B = args.shapes.inputs[1];

@@ -129,20 +129,13 @@ KernelBlocks::Block KernelBlocks::of(const ops::GemmShape& g) const {
   return last_;
 }
 
-namespace {
-
-// Micro-kernel calls of a GEMM task, one per block of rows, of columns and tap.
-double tap_blocks(const KernelBlocks& blocks, const ops::OpCost& c) {
+double gemm_tap_blocks(const KernelBlocks& blocks, const ops::OpCost& c) {
   const ops::GemmShape& g = c.gemm;
   if (c.kind != ops::WorkKind::kGemm) return 0;
   const KernelBlocks::Block block = blocks.of(g);
   return std::ceil(static_cast<double>(g.rows) / block.mr) * std::ceil(static_cast<double>(g.columns) / block.nr) *
          static_cast<double>(g.taps) * gemm_count(c);
 }
-
-}  // namespace
-
-double gemm_tap_blocks(const Profile& p, const ops::OpCost& c) { return tap_blocks(KernelBlocks(p), c); }
 
 TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model)
     : profile_(profile), blocks_(profile), threads_(threads) {
@@ -261,7 +254,7 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
   const double kernel =
       is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
-  return kernel * fit.scale + fit.tile + fit.tap * tap_blocks(blocks_, cost);
+  return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(blocks_, cost);
 }
 
 std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,

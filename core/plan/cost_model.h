@@ -41,10 +41,6 @@ double thread_bandwidth(const Profile& profile, const MemoryLevel& level, int th
 // work), interpolated in log space over the profile's grid and held at its edges.
 double gemm_gflops(const GemmCurve& curve, double rows, double columns, double depth);
 
-// GEMM micro-kernel calls x kernel taps of one task (0 for other kinds): the loop setups a
-// convolution pays per tap.
-double gemm_tap_blocks(const Profile& profile, const ops::OpCost& cost);
-
 // The micro-kernel block (rows x columns) the ops bind for a GEMM shape
 // (kernels::gemm_kernel_for: a narrower panel for few columns, fewer rows where A's rows
 // share an L1 set), where the profile measured this build's kernels; else the profile's
@@ -68,6 +64,10 @@ class KernelBlocks {
   mutable int64_t last_columns_ = -1, last_row_bytes_ = -1;
   mutable Block last_;
 };
+
+// GEMM micro-kernel calls x kernel taps of one task (0 for other kinds): the loop setups a
+// convolution pays per tap.
+double gemm_tap_blocks(const KernelBlocks& blocks, const ops::OpCost& cost);
 
 // Prices tiles one at a time, when `threads` threads run at once (bandwidth shared) in a
 // model whose weights and arena take `model_bytes`: what predict_task_seconds does per task,

@@ -528,8 +528,8 @@ TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") 
       {0, gemm_cost(10, 20, 64, 1, 9)},  // a 3x3 convolution: 2 x 2 micro-kernel blocks x 9 taps
       {1, depthwise},                    // no fit for depthwise: the rates alone
   });
-  CHECK(gemm_tap_blocks(p, g.tasks[0].cost) == 36);
-  CHECK(gemm_tap_blocks(p, g.tasks[1].cost) == 0);
+  CHECK(gemm_tap_blocks(KernelBlocks(p), g.tasks[0].cost) == 36);
+  CHECK(gemm_tap_blocks(KernelBlocks(p), g.tasks[1].cost) == 0);
   const double gemm = 2.0 * 16 * 32 * 64 / 50e9;
   const double dw = 1e5 / 12.5e9 + 0.375e-9;  // its FLOPs and its one output
   const std::vector<double> fitted = predict_task_seconds(g, p, 1);
