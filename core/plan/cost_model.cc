@@ -322,9 +322,11 @@ Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int th
   out.threads = threads;
   out.scheduler = scheduler;
   const std::vector<double> seconds = predict_task_seconds(graph, profile, threads);
-  out.node_seconds = node_seconds(graph, seconds);
   const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
+  std::vector<double> with_remote(seconds.begin(), seconds.end());
+  for (size_t t = 0; t < with_remote.size(); ++t) with_remote[t] += sim.remote[t];
+  out.node_seconds = node_seconds(graph, with_remote);
   out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);
   out.critical_path = sim.critical_path;
   out.idle = sim.idle;

@@ -148,10 +148,12 @@ struct Prediction {
   bool calibrated = false;
   int threads = 1;
   SimScheduler scheduler = SimScheduler::kDynamic;
-  double latency = 0;                // seconds, one run (with the profile's fixed cost per run)
-  double critical_path = 0;          // seconds
-  std::vector<double> idle;          // per thread, seconds
-  std::vector<double> node_seconds;  // per compiled node: the sum of its tiles' kernel times
+  double latency = 0;        // seconds, one run (with the profile's fixed cost per run)
+  double critical_path = 0;  // seconds
+  std::vector<double> idle;  // per thread, seconds
+  // Per compiled node: the sum of its tiles' kernel times, with what reading other threads'
+  // outputs adds to them (what a traced run's tiles measure).
+  std::vector<double> node_seconds;
 };
 
 Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int threads, SimScheduler scheduler);

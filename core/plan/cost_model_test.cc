@@ -696,6 +696,20 @@ TEST_CASE("inputs from another core cost the cross-core rate beyond a local read
   CHECK(sim_costs(g, p).cross_core_byte == 0);
 }
 
+TEST_CASE("a node's predicted time includes what its tiles pay for inputs made on another thread") {
+  Profile p = flat_profile(64);
+  p.executor.remote_input = 3e-6;
+  // Two 8 us tiles feed one 4 us tile: on two threads they run side by side, and the third
+  // reads one of its inputs from the other thread.
+  const tiles::TileGraph g = hand_graph(
+      {{0, gemm_cost(8, 16, 2000), 1, {2}}, {0, gemm_cost(8, 16, 2000), 1, {2}}, {1, gemm_cost(8, 16, 1000)}});
+  const Prediction one = predict(g, p, 1, SimScheduler::kDynamic);
+  const Prediction two = predict(g, p, 2, SimScheduler::kDynamic);
+  CHECK(one.node_seconds[1] == Approx(4e-6));
+  CHECK(two.node_seconds[0] == Approx(16e-6));
+  CHECK(two.node_seconds[1] == Approx(4e-6 + 3e-6));
+}
+
 TEST_CASE("independent equal tiles on two threads take about half as long as on one") {
   Profile p = flat_profile(64);
   p.executor = {1e-7, 0, 2e-6, 5e-7};

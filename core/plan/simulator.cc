@@ -30,6 +30,7 @@ class Simulation {
     TESSERA_CHECK(options.threads >= 1);
     result_.busy.assign(options.threads, 0);
     result_.events.assign(tasks.size(), SimEvent{});
+    result_.remote.assign(tasks.size(), 0.0);
     for (uint32_t t = 0; t < tasks.size(); ++t) {
       for (uint32_t child : tasks[t].children) {
         ++pending_[child];
@@ -88,7 +89,8 @@ class Simulation {
 
   void start(int thread, uint32_t task, double time) {
     idle_[thread] = false;
-    const double busy = duration(task) + remote_input_seconds(task, thread);
+    result_.remote[task] = remote_input_seconds(task, thread);
+    const double busy = duration(task) + result_.remote[task];
     result_.events[task] = {thread, time, time + busy};
     result_.busy[thread] += busy;
     completions_.emplace(time + busy, thread, task);

@@ -58,6 +58,7 @@ struct SimResult {
   std::vector<double> idle;      // per thread: latency - busy
   double critical_path = 0;      // the longest dependency chain (with overheads): no P beats it
   std::vector<SimEvent> events;  // per task, in task order
+  std::vector<double> remote;    // per task: what reading other threads' outputs added to it
 };
 
 SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options);
