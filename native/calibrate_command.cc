@@ -66,7 +66,7 @@ int calibrate_command(int argc, char** argv) {
               static_cast<long long>(gemm["rows"].back().get<int64_t>()),
               static_cast<long long>(gemm["columns"].back().get<int64_t>()),
               static_cast<long long>(gemm["depths"].back().get<int64_t>()), p["depthwise_gflops"].get<double>(),
-              p["depthwise_pixel_ns"].get<double>());
+              p["depthwise_output_ns"].get<double>());
   std::printf("  per element: add %.3f ns, softmax %.3f ns, layernorm %.3f ns, Erf %.3f ns\n",
               p["elementwise_ns"].get<double>(), p["softmax_ns"].get<double>(), p["normalize_ns"].get<double>(),
               p["unary_ns"]["Erf"].get<double>());

@@ -41,7 +41,7 @@ Status require(double value, const char* what) {
 // The depthwise kernel's two rates, from a 3x3 and a 5x5 layer of one image (same padding):
 // the time per FLOP of the taps inside the image, and per output element besides.
 struct DepthwiseRates {
-  double gflops = 0, pixel_ns = 0;
+  double gflops = 0, output_ns = 0;
 };
 DepthwiseRates measure_depthwise(Isa isa, double point) {
   constexpr size_t kSide = 28, kChannels = 96;
@@ -105,7 +105,7 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
   for (double g : p.gemm.gflops) TESSERA_RETURN_IF_ERROR(require(g, "the GEMM kernel"));
   const DepthwiseRates depthwise = measure_depthwise(isa, point);
   p.depthwise_gflops = depthwise.gflops;
-  p.depthwise_pixel_ns = depthwise.pixel_ns;
+  p.depthwise_output_ns = depthwise.output_ns;
   p.elementwise_ns = kernels::measure_binary_ns(isa, point);
   for (kernels::UnaryOp op : kUnaryOps) {
     const double ns = kernels::measure_unary_ns(isa, op, point / 4);

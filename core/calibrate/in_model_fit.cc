@@ -131,7 +131,7 @@ Probe attention_network() {
   return {std::move(net), f, {1, 96, 384}};
 }
 
-// Blocks of a small classifier (PP-OCR cls's shapes: activations of 36-72 KiB): 1x1
+// Blocks of a small classifier (PP-OCR cls's shapes: activations of 144-288 KiB): 1x1
 // expansions, depthwise 3x3 and 5x5, squeeze-excitation and residual adds. Its tiles take a
 // few microseconds, where a tile that reads what another core made pays most next to its
 // work: without it, the remote-input fit read 0.3-5 us in three calibrations in a row.

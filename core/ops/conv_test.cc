@@ -5,6 +5,7 @@
 #include "core/base/cpu_features.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/conv.h"
+#include "core/ops/spatial.h"
 #include "tests/support/engine_check.h"
 #include "tests/support/reference_run.h"
 
@@ -179,6 +180,24 @@ TEST_CASE("a depthwise convolution's cost counts the taps inside the image, as i
   CHECK(c.kind == ops::WorkKind::kDepthwise);
   CHECK(c.flops == 2.0 * 32 * static_cast<double>(taps));
   CHECK(c.channels == 32);
+}
+
+TEST_CASE("window taps inside the input match a count per output, with dilation and padding wider than the window") {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int64_t size = random_int(rng, 1, 12), kernel = random_int(rng, 1, 5), dilation = random_int(rng, 1, 3);
+    const int64_t stride = random_int(rng, 1, 3), pad = random_int(rng, 0, 2 * kernel);
+    const int64_t outputs = random_int(rng, 1, 10), begin = random_int(rng, 0, outputs - 1);
+    int64_t want = 0;
+    for (int64_t o = begin; o < outputs; ++o) {
+      for (int64_t t = 0; t < kernel; ++t) {
+        const int64_t i = o * stride - pad + t * dilation;
+        want += i >= 0 && i < size;
+      }
+    }
+    INFO("size " << size << " kernel " << kernel << " dilation " << dilation << " stride " << stride << " pad " << pad);
+    CHECK(ops::window_taps_inside(begin, outputs, stride, pad, kernel, dilation, size) == want);
+  }
 }
 
 TEST_CASE("conv shape inference follows ONNX for explicit and automatic padding") {

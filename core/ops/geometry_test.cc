@@ -63,5 +63,34 @@ TEST_CASE("walk_region merges contiguous dimensions and follows broadcast stride
   CHECK(seen == std::vector<int64_t>{1, 1, 1, 5, 1, 9, 5, 13, 5, 17, 5, 21});
 }
 
+// copy_region against an element-by-element copy of the same strides.
+void check_copy(const Region& region, const Layout& order, const Strides& from, const Strides& to) {
+  std::vector<float> src(4096), dst(4096, -1.0f), want(4096, -1.0f);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i);
+  const int64_t src_base = 2048, dst_base = 64;  // room for negative strides
+  walk_region(region, Layout::identity(region.rank), std::array<Strides, 2>{from, to},
+              [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+                for (int64_t i = 0; i < count; ++i) {
+                  want[dst_base + off[1] + i * step[1]] = src[src_base + off[0] + i * step[0]];
+                }
+              });
+  copy_region(region, order, from, src.data() + src_base, to, dst.data() + dst_base);
+  CHECK(dst == want);
+}
+
+TEST_CASE("copy_region copies short gathered runs, negative and broadcast strides alike") {
+  // NCHW to NHWC of 3 and 9 channels (either side of the short-run path), from a non-zero begin.
+  for (int64_t c : {3, 8, 9}) {
+    const Shape s{1, c, 5, 7};
+    const Strides nchw = logical_strides(s, Layout::identity(4));
+    const Strides nhwc = logical_strides(s, Layout::nhwc());
+    check_copy(box({{0, 1}, {1, c}, {1, 5}, {2, 7}}), Layout::nhwc(), nchw, nhwc);
+  }
+  // A negative step along the short dimension, a broadcast outer one.
+  check_copy(box({{0, 4}, {0, 6}, {0, 3}}), Layout::identity(3), {0, 1, -20}, {18, 3, 1});
+  // A stepped slice whose short rows make one long run: copied as one.
+  check_copy(box({{0, 50}, {0, 3}}), Layout::identity(2), {6, 2}, {3, 1});
+}
+
 }  // namespace
 }  // namespace tessera::ops

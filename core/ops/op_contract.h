@@ -54,7 +54,7 @@ enum class WorkKind : uint8_t {
   kElementwise,  // arithmetic per output element
   kUnary,        // the function `unary` per output element
   kGemm,         // matrix products of shape `gemm`, `flops` in all
-  kDepthwise,    // depthwise convolution: `flops` (taps inside the image), per output and `channels`
+  kDepthwise,    // depthwise convolution: `flops` of the taps inside the image, a cost per output
   kPool,         // a window per output: `flops` = taps visited
   kSoftmax,      // rows
   kNormalize,    // layer or group normalisation rows

@@ -71,13 +71,18 @@ void copy_region(const Region& region, const Layout& order, const Strides& from,
   // A short innermost dimension gathered from afar (an image's 3 channels, NCHW to NHWC) would
   // make every run a walk step for a few elements: walk without it, and copy each run once
   // per index of it, reading along the run.
+  // (Not where the walk merges it with the next dimension: a stepped slice's short rows make
+  // one long run.)
   constexpr int64_t kShortRun = 8;
-  int inner = -1;
-  for (int p = region.rank - 1; p >= 0 && inner < 0; --p) {
-    if (region.extent(order.perm[p]) > 1) inner = order.perm[p];
+  int inner = -1, next = -1;
+  for (int p = region.rank - 1; p >= 0 && next < 0; --p) {
+    if (region.extent(order.perm[p]) == 1) continue;
+    (inner < 0 ? inner : next) = order.perm[p];
   }
-  if (inner >= 0 && region.extent(inner) <= kShortRun && from[inner] != 0 && from[inner] != 1 &&
-      region.element_count() > region.extent(inner)) {
+  const auto merges = [&](int d) {
+    return from[d] == from[inner] * region.extent(inner) && to[d] == to[inner] * region.extent(inner);
+  };
+  if (next >= 0 && region.extent(inner) <= kShortRun && from[inner] != 0 && from[inner] != 1 && !merges(next)) {
     Region outer = region;
     outer.end[inner] = outer.begin[inner] + 1;
     walk_region(outer, order, std::array<Strides, 2>{from, to},

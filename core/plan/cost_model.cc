@@ -177,7 +177,7 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
       const double padded = c.channels > 0 ? round_up(static_cast<double>(c.channels), blocks_.depthwise_lanes()) /
                                                  static_cast<double>(c.channels)
                                            : 1;
-      return padded * (c.flops / (p.depthwise_gflops * 1e9) + elements * p.depthwise_pixel_ns * 1e-9);
+      return padded * (c.flops / (p.depthwise_gflops * 1e9) + elements * p.depthwise_output_ns * 1e-9);
     }
     case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
     case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;
@@ -324,7 +324,7 @@ Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int th
   const std::vector<double> seconds = predict_task_seconds(graph, profile, threads);
   const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
-  std::vector<double> with_remote(seconds.begin(), seconds.end());
+  std::vector<double> with_remote = seconds;
   for (size_t t = 0; t < with_remote.size(); ++t) with_remote[t] += sim.remote[t];
   out.node_seconds = node_seconds(graph, with_remote);
   out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);

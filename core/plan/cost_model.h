@@ -43,9 +43,10 @@ double gemm_gflops(const GemmCurve& curve, double rows, double columns, double d
 
 // The micro-kernel block (rows x columns) the ops bind for a GEMM shape
 // (kernels::gemm_kernel_for: a narrower panel for few columns, fewer rows where A's rows
-// share an L1 set), where the profile measured this build's kernels; else the profile's
-// kernel's. Resolves the profile once and keeps the last shape's block: a node's tiles are
-// priced in a row. One per pricer (not shared between threads).
+// share an L1 set), and the depthwise kernel's vector width, where the profile measured this
+// build's kernels (its GEMM kernel is this build's best); else the profile's GEMM block and
+// no depthwise padding. Resolves the profile once and keeps the last shape's block: a node's
+// tiles are priced in a row. One per pricer (not shared between threads).
 class KernelBlocks {
  public:
   struct Block {

@@ -150,7 +150,7 @@ std::string profile_to_json(const Profile& p) {
       {"quick", p.quick},
       {"gemm", gemm_json(p.gemm)},
       {"depthwise_gflops", p.depthwise_gflops},
-      {"depthwise_pixel_ns", p.depthwise_pixel_ns},
+      {"depthwise_output_ns", p.depthwise_output_ns},
       {"elementwise_ns", p.elementwise_ns},
       {"unary_ns", p.unary_ns},
       {"softmax_ns", p.softmax_ns},
@@ -192,8 +192,8 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.date = r.text("date");
   p.quick = r.boolean("quick");
   p.depthwise_gflops = r.number("depthwise_gflops");
-  if (doc.contains("depthwise_pixel_ns"))  // absent from profiles that folded it into the rate
-    p.depthwise_pixel_ns = r.number("depthwise_pixel_ns", false);
+  if (doc.contains("depthwise_output_ns"))  // absent from profiles that folded it into the rate
+    p.depthwise_output_ns = r.number("depthwise_output_ns", false);
   p.elementwise_ns = r.number("elementwise_ns");
   p.softmax_ns = r.number("softmax_ns");
   p.normalize_ns = r.number("normalize_ns");

@@ -80,7 +80,7 @@ struct Profile {
   // A depthwise convolution: FLOPs of the taps inside the image at this rate, plus a cost per
   // output element (bias, store, a pixel's setup), channels padded to the kernel's vectors.
   double depthwise_gflops = 0;
-  double depthwise_pixel_ns = 0;
+  double depthwise_output_ns = 0;
   double elementwise_ns = 0;               // per output element of a binary op, data in L1
   std::map<std::string, double> unary_ns;  // per element, by ONNX op name ("Relu")
   double softmax_ns = 0;                   // per element of a row

@@ -86,6 +86,14 @@ std::string describe(const DwConvGeometry& g) {
   return s.str();
 }
 
+TEST_CASE("every dwconv kernel names the channels per vector it declares") {
+  // "f32_dwconv_8x16_avx512": 16 lanes, what the cost model pads a tile's channels to.
+  for (const DwConvKernel& kernel : dwconv_kernels()) {
+    INFO(kernel.name);
+    CHECK(std::string(kernel.name).find("x" + std::to_string(kernel.lanes) + "_") != std::string::npos);
+  }
+}
+
 TEST_CASE("every dwconv kernel matches the reference over random geometries") {
   for (const DwConvKernel& kernel : dwconv_kernels()) {
     if (!isa_supported(kernel.isa)) continue;
