@@ -118,19 +118,18 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   if (a.algorithm == ConvAlgorithm::kWinograd) return winograd_cost(a, s, out, flops, bytes);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
-    // The depthwise kernel skips taps in the padding: on a small image, most of a 5x5's.
     const int64_t taps =
         window_taps_inside(out.begin[2], out.end[2], a.stride_h, a.pad_top, a.kernel_h, a.dilation_h, s.inputs[0][2]) *
         window_taps_inside(out.begin[3], out.end[3], a.stride_w, a.pad_left, a.kernel_w, a.dilation_w, s.inputs[0][3]);
     // Inputs are NHWC: a block of channels reads one short run per pixel.
     const bool block = out.extent(1) < channels;
-    return {.flops = 2.0 * static_cast<double>(out.extent(0) * out.extent(1) * taps),
+    return {.flops = flops,
             .bytes = bytes,
             .kind = WorkKind::kDepthwise,
             .unary = a.epilogue.activation,
             .affine_passes = a.epilogue.affine_passes(),
             .input_run_bytes = block ? 4 * out.extent(1) : 0,
-            .channels = out.extent(1)};
+            .depthwise = {out.extent(1), out.extent(0) * taps}};
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);
   const int64_t depth = cin_per_group * a.kernel_h * a.kernel_w;

@@ -54,7 +54,7 @@ enum class WorkKind : uint8_t {
   kElementwise,  // arithmetic per output element
   kUnary,        // the function `unary` per output element
   kGemm,         // matrix products of shape `gemm`, `flops` in all
-  kDepthwise,    // depthwise convolution: `flops` of the taps inside the image, a cost per output
+  kDepthwise,    // depthwise convolution: `depthwise`, and a cost per output
   kPool,         // a window per output: `flops` = taps visited
   kSoftmax,      // rows
   kNormalize,    // layer or group normalisation rows
@@ -76,6 +76,14 @@ struct GemmShape {
   int64_t row_bytes = 0;
 };
 
+// What a depthwise tile computes: its channels, which the kernel pads to whole vectors, and
+// its window taps inside the image summed over its pixels. The kernel skips the taps in the
+// padding, which the convolution's FLOPs count (on a small image, most of a 5x5 window's).
+struct DepthwiseShape {
+  int64_t channels = 0;  // 0: not described; the FLOPs stand for the work
+  int64_t taps = 0;
+};
+
 // Work of one output region: what the cost model and tile sizing weigh.
 struct OpCost {
   double flops = 0;
@@ -87,7 +95,7 @@ struct OpCost {
   // Bytes per contiguous run of the tile's main input when short (a depthwise tile's block of
   // NHWC channels); 0: longer than the pair of cache lines a fetch brings.
   int64_t input_run_bytes = 0;
-  int64_t channels = 0;  // kDepthwise: the tile's channels, which its kernel pads to whole vectors
+  DepthwiseShape depthwise = {};
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut

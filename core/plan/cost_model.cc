@@ -174,10 +174,12 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
     case WorkKind::kElementwise: return std::max(elements, c.flops) * p.elementwise_ns * 1e-9;
     case WorkKind::kUnary: return elements * unary_ns(c.unary) * 1e-9;
     case WorkKind::kDepthwise: {
-      const double padded = c.channels > 0 ? round_up(static_cast<double>(c.channels), blocks_.depthwise_lanes()) /
-                                                 static_cast<double>(c.channels)
-                                           : 1;
-      return padded * (c.flops / (p.depthwise_gflops * 1e9) + elements * p.depthwise_output_ns * 1e-9);
+      const ops::DepthwiseShape& d = c.depthwise;
+      if (d.channels <= 0) return c.flops / (p.depthwise_gflops * 1e9) + elements * p.depthwise_output_ns * 1e-9;
+      const double channels = static_cast<double>(d.channels);
+      const double padded = round_up(channels, blocks_.depthwise_lanes());
+      return 2.0 * padded * static_cast<double>(d.taps) / (p.depthwise_gflops * 1e9) +
+             elements * padded / channels * p.depthwise_output_ns * 1e-9;
     }
     case WorkKind::kPool: return c.flops * p.pool_tap_ns * 1e-9;
     case WorkKind::kSoftmax: return elements * p.softmax_ns * 1e-9;

@@ -491,13 +491,14 @@ TEST_CASE("GEMM tiles are padded to the block of the kernel the op binds: narrow
   CHECK(seconds(16, 4096) == Approx(seconds(0, 0)));
 }
 
-TEST_CASE("depthwise tiles pay their FLOPs and a cost per output, channels padded to the kernel's vectors") {
+TEST_CASE(
+    "depthwise tiles pay the taps inside the image and a cost per output, channels padded to the kernel's vectors") {
   Profile p = flat_profile(50);
   const auto depthwise = [](int64_t channels) {
     ops::OpCost c;
     c.kind = ops::WorkKind::kDepthwise;
-    c.flops = 2.0 * 100 * channels * 9;  // 100 pixels, 9 taps inside the image each
-    c.channels = channels;
+    c.flops = 2.0 * 100 * channels * 25;  // a 5x5 window: what the FLOPs count
+    c.depthwise = {channels, 100 * 9};    // 100 pixels, 9 taps inside the image each
     return c;
   };
   const auto seconds = [&](int64_t channels) {
