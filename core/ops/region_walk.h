@@ -62,6 +62,18 @@ void walk_region(const Region& region, const Layout& order, const std::array<Str
   }
 }
 
+// Copies `count` elements from `x` (stride x_step; 0 repeats one) to `y` (stride y_step).
+template <class T>
+void copy_run(const T* x, int64_t x_step, T* y, int64_t y_step, int64_t count) {
+  if (x_step == 0 && y_step == 1) {
+    std::fill(y, y + count, *x);
+  } else if (x_step == 1 && y_step == 1) {
+    std::copy(x, x + count, y);
+  } else {
+    for (int64_t i = 0; i < count; ++i) y[i * y_step] = x[i * x_step];
+  }
+}
+
 // Copies `region` from `src` (strides `from`, on the region's dimensions; 0 broadcasts) to
 // `dst` (strides `to`), run by run in `order`: the data-moving kernels' shared inner loop,
 // for elements of any type T.
@@ -82,27 +94,18 @@ void copy_region(const Region& region, const Layout& order, const Strides& from,
   const auto merges = [&](int d) {
     return from[d] == from[inner] * region.extent(inner) && to[d] == to[inner] * region.extent(inner);
   };
+  Region walked = region;
+  int64_t copies = 1, src_skip = 0, dst_skip = 0;
   if (next >= 0 && region.extent(inner) <= kShortRun && from[inner] != 0 && from[inner] != 1 && !merges(next)) {
-    Region outer = region;
-    outer.end[inner] = outer.begin[inner] + 1;
-    walk_region(outer, order, std::array<Strides, 2>{from, to},
-                [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                  for (int64_t j = 0; j < region.extent(inner); ++j) {
-                    const T* x = src + off[0] + j * from[inner];
-                    T* y = dst + off[1] + j * to[inner];
-                    for (int64_t i = 0; i < count; ++i) y[i * step[1]] = x[i * step[0]];
-                  }
-                });
-    return;
+    walked.end[inner] = walked.begin[inner] + 1;
+    copies = region.extent(inner);
+    src_skip = from[inner];
+    dst_skip = to[inner];
   }
-  walk_region(region, order, std::array<Strides, 2>{from, to},
+  walk_region(walked, order, std::array<Strides, 2>{from, to},
               [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-                if (step[0] == 0 && step[1] == 1) {
-                  std::fill(dst + off[1], dst + off[1] + count, src[off[0]]);
-                } else if (step[0] == 1 && step[1] == 1) {
-                  std::copy(src + off[0], src + off[0] + count, dst + off[1]);
-                } else {
-                  for (int64_t i = 0; i < count; ++i) dst[off[1] + i * step[1]] = src[off[0] + i * step[0]];
+                for (int64_t j = 0; j < copies; ++j) {
+                  copy_run(src + off[0] + j * src_skip, step[0], dst + off[1] + j * dst_skip, step[1], count);
                 }
               });
 }
