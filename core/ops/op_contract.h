@@ -74,6 +74,7 @@ struct GemmShape {
   int64_t count = 0;  // 0: as many as the flops make
   int64_t panel_columns = 0;
   int64_t row_bytes = 0;
+  bool operator==(const GemmShape&) const = default;
 };
 
 // What a depthwise tile computes: its channels, which the kernel pads to whole vectors, and
@@ -82,6 +83,7 @@ struct GemmShape {
 struct DepthwiseShape {
   int64_t channels = 0;  // 0: not described; the FLOPs stand for the work
   int64_t taps = 0;
+  bool operator==(const DepthwiseShape&) const = default;
 };
 
 // Work of one output region: what the cost model and tile sizing weigh.
@@ -96,6 +98,7 @@ struct OpCost {
   // NHWC channels); 0: longer than the pair of cache lines a fetch brings.
   int64_t input_run_bytes = 0;
   DepthwiseShape depthwise = {};
+  bool operator==(const OpCost&) const = default;
 };
 
 // Which output dimensions a tiling may split, best first, and the granularity of each cut

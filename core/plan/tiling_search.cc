@@ -2,7 +2,9 @@
 #include "core/plan/tiling_search.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include "core/plan/cost_model.h"
 #include "core/tiles/data_reach.h"
@@ -40,8 +42,11 @@ Priced price(const graph::Graph& g, const graph::Node& node, double reach_bytes,
   const TilePricer::Node priced = pricer.node(reach_bytes, weight_bytes, tiles, weight_reads);
   Priced p;
   double longest = 0;
-  for (const auto& [cost, tile_elements] : costs) {
-    const double s = pricer.seconds(priced, cost, tile_elements) + profile.executor.task;
+  double s = 0;
+  for (size_t t = 0; t < costs.size(); ++t) {
+    // A grid's tiles mostly repeat the work of the one before (along a row): priced once.
+    const auto& [cost, tile_elements] = costs[t];
+    if (t == 0 || costs[t] != costs[t - 1]) s = pricer.seconds(priced, cost, tile_elements) + profile.executor.task;
     p.work += s;
     longest = std::max(longest, s);
   }
@@ -52,17 +57,70 @@ Priced price(const graph::Graph& g, const graph::Node& node, double reach_bytes,
   return p;
 }
 
-// A consumer configuration's footprints on one input, mapped to the producer's storage.
-std::vector<ops::Region> footprints(const graph::Graph& g, const graph::Node& consumer, int input,
-                                    const tiles::NodeTiling& tiling) {
+// A consumer configuration's footprints on one input, mapped to the producer's storage. The
+// footprints of a tile grid repeat a few intervals per dimension, so each distinct interval is
+// kept once and a footprint names one per dimension: counting a producer's tiles under the
+// footprints then takes one search per distinct interval, not one per footprint.
+struct Footprints {
+  int rank = 0;
+  std::vector<std::pair<int64_t, int64_t>> intervals;  // dimension d's from first[d] to first[d + 1]
+  std::array<uint32_t, ops::kMaxRank + 1> first{};
+  std::vector<std::array<uint32_t, ops::kMaxRank>> footprints;  // per footprint: its intervals
+};
+
+Footprints footprints(const graph::Graph& g, const graph::Node& consumer, int input, const tiles::NodeTiling& tiling) {
   const ops::OpShapes shapes = g.shapes_of(consumer);
-  std::vector<ops::Region> out;
+  const tiles::StorageMap storage(g, consumer.inputs[input]);
+  std::vector<ops::Region> regions;
   tiles::for_each_tile(tiling, [&](const ops::Region& region) {
     std::optional<ops::Region> f = ops::op_footprint(consumer.attrs, shapes, region, input);
     if (!f || f->empty()) return;
-    tiles::resolve_storage(g, consumer.inputs[input], &*f);
-    out.push_back(*f);
+    storage.map(&*f);
+    regions.push_back(*f);
   });
+  Footprints out;
+  if (regions.empty()) return out;
+  out.rank = regions.front().rank;
+  out.footprints.resize(regions.size());
+  std::vector<std::pair<int64_t, int64_t>> distinct;
+  for (int d = 0; d < out.rank; ++d) {
+    distinct.clear();
+    for (const ops::Region& r : regions) distinct.emplace_back(r.begin[d], r.end[d]);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    out.first[d] = static_cast<uint32_t>(out.intervals.size());
+    out.intervals.insert(out.intervals.end(), distinct.begin(), distinct.end());
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const auto at =
+          std::lower_bound(distinct.begin(), distinct.end(), std::make_pair(regions[i].begin[d], regions[i].end[d]));
+      out.footprints[i][d] = out.first[d] + static_cast<uint32_t>(at - distinct.begin());
+    }
+  }
+  out.first[out.rank] = static_cast<uint32_t>(out.intervals.size());
+  return out;
+}
+
+// How many of the producer's tiles the footprints overlap: over all footprints (the
+// dependency edges), and the fewest under one footprint (-1: no footprints). `cells` is
+// scratch: per interval, the producer's cells it overlaps in its dimension.
+struct Overlap {
+  int64_t total = 0;
+  int64_t fewest = -1;
+};
+
+Overlap overlap(const tiles::NodeTiling& producer, const Footprints& f, std::vector<int64_t>* cells) {
+  cells->resize(f.intervals.size());
+  for (int d = 0; d < f.rank; ++d) {
+    for (uint32_t i = f.first[d]; i < f.first[d + 1]; ++i)
+      (*cells)[i] = tiles::overlapped_cell_count(producer.cuts[d], f.intervals[i].first, f.intervals[i].second);
+  }
+  Overlap out;
+  for (const auto& at : f.footprints) {
+    int64_t k = 1;
+    for (int d = 0; d < f.rank; ++d) k *= (*cells)[at[d]];
+    out.total += k;
+    out.fewest = out.fewest < 0 ? k : std::min(out.fewest, k);
+  }
   return out;
 }
 
@@ -129,20 +187,16 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     }
     cg.node_costs.push_back(std::move(costs));
   }
+  std::vector<int64_t> cells;
   for (const Link& link : links) {
     const int p = index[link.producer], c = index[link.consumer];
     ConfigGraph::Edge edge{static_cast<uint32_t>(p), static_cast<uint32_t>(c), {}};
     const size_t np = configs[p].size(), nc = configs[c].size();
     edge.costs.assign(np * nc, 0.0);
     for (size_t b = 0; b < nc; ++b) {
-      const std::vector<ops::Region> reads = footprints(g, g.nodes[link.consumer], link.input, configs[c][b]);
+      const Footprints reads = footprints(g, g.nodes[link.consumer], link.input, configs[c][b]);
       for (size_t a = 0; a < np; ++a) {
-        int64_t edges = 0, fewest = -1;
-        for (const ops::Region& r : reads) {
-          const int64_t k = tiles::intersecting_tile_count(configs[p][a], r);
-          edges += k;
-          fewest = fewest < 0 ? k : std::min(fewest, k);
-        }
+        const auto [edges, fewest] = overlap(configs[p][a], reads, &cells);
         // Dependency edges cost the executor per edge; and a consumer whose first tile waits
         // for a share of the producer's tiles leaves that share of the producer's idle tail
         // unfilled (all of it when every consumer tile reads every producer tile).

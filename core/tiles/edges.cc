@@ -5,6 +5,7 @@
 #include "core/tiles/edges.h"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -66,13 +67,17 @@ std::pair<size_t, size_t> overlapped_cells(const std::vector<int64_t>& cuts, int
 
 }  // namespace
 
-int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region) {
+StorageMap::StorageMap(const graph::Graph& g, int tensor) {
   while (g.tensors[tensor].alias_of >= 0) {
     const graph::Node& view = g.nodes[g.tensors[tensor].producer];
-    *region = *ops::op_footprint(view.attrs, g.shapes_of(view), *region, 0);
+    views_.push_back({&view, g.shapes_of(view)});
     tensor = view.inputs[0];
   }
-  return tensor;
+  storage_ = tensor;
+}
+
+void StorageMap::map(ops::Region* region) const {
+  for (const View& view : views_) *region = *ops::op_footprint(view.node->attrs, view.shapes, *region, 0);
 }
 
 void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,
@@ -98,14 +103,9 @@ void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops
   }
 }
 
-int64_t intersecting_tile_count(const NodeTiling& tiling, const ops::Region& region) {
-  int64_t count = 1;
-  for (size_t d = 0; d < tiling.cuts.size(); ++d) {
-    const auto [lo, hi] = overlapped_cells(tiling.cuts[d], region.begin[d], region.end[d]);
-    if (lo >= hi) return 0;
-    count *= static_cast<int64_t>(hi - lo);
-  }
-  return count;
+int64_t overlapped_cell_count(const std::vector<int64_t>& cuts, int64_t begin, int64_t end) {
+  const auto [lo, hi] = overlapped_cells(cuts, begin, end);
+  return lo < hi ? static_cast<int64_t>(hi - lo) : 0;
 }
 
 Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, const MemoryPlan& memory,
@@ -119,6 +119,10 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
     const graph::Node& node = g.nodes[n];
     const CompiledNode& compiled = tasks_of.nodes[compiled_index[n]];
     const ops::OpShapes shapes = g.shapes_of(node);
+    std::vector<std::optional<StorageMap>> storage_maps(node.inputs.size());  // per activation input
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      if (node.inputs[i] >= 0 && !g.tensors[node.inputs[i]].is_constant()) storage_maps[i].emplace(g, node.inputs[i]);
+    }
     const int out_storage = memory.storage_index[node.output];
     for (uint32_t t = compiled.first_task; t < compiled.first_task + compiled.task_count; ++t) {
       const ops::Region& region = tasks_of.tasks[t].region;
@@ -128,7 +132,8 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
         if (input < 0 || g.tensors[input].is_constant()) continue;
         std::optional<ops::Region> footprint = ops::op_footprint(node.attrs, shapes, region, static_cast<int>(i));
         if (!footprint || footprint->empty()) continue;
-        const int storage_tensor = resolve_storage(g, input, &*footprint);
+        storage_maps[i]->map(&*footprint);
+        const int storage_tensor = storage_maps[i]->storage();
         const int s = memory.storage_index[storage_tensor];
         reads[s].push_back(access_of(t, *footprint, g.tensors[storage_tensor], memory.storages[s]));
         const int producer = g.tensors[storage_tensor].producer;

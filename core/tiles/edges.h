@@ -22,11 +22,26 @@ struct EdgeLists {
 Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, const MemoryPlan& memory,
                               const std::vector<int>& compiled_index, const TileGraph& tasks_of);
 
-// Follows views back to the tensor that owns the bytes, mapping `region` on the way.
-int resolve_storage(const graph::Graph& g, int tensor, ops::Region* region);
+// The views between a tensor and the tensor that owns its bytes, with their shapes looked up
+// once: `map` takes a region of the tensor to the region of the storage it covers.
+class StorageMap {
+ public:
+  StorageMap(const graph::Graph& g, int tensor);
+  int storage() const { return storage_; }
+  void map(ops::Region* region) const;
 
-// How many tiles of `tiling` intersect `region` (what intersecting_tiles would list).
-int64_t intersecting_tile_count(const NodeTiling& tiling, const ops::Region& region);
+ private:
+  struct View {
+    const graph::Node* node;
+    ops::OpShapes shapes;
+  };
+  std::vector<View> views_;  // from the tensor towards its storage
+  int storage_;
+};
+
+// How many cells of one dimension's `cuts` the interval [begin, end) overlaps: a tiling's tiles
+// that intersect a region number the product of this over the dimensions.
+int64_t overlapped_cell_count(const std::vector<int64_t>& cuts, int64_t begin, int64_t end);
 
 // Tasks of a node tiled by `tiling` (ids from first_task) whose regions intersect `region`.
 void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,

@@ -29,6 +29,27 @@ TEST_CASE("intersecting_tiles finds exactly the cells a region touches") {
   CHECK(found.empty());
 }
 
+TEST_CASE("overlapped_cell_count agrees with intersecting_tiles per dimension") {
+  NodeTiling t;
+  t.cuts = {{0, 1, 2}, {0, 4, 8, 12}, {0, 16}};
+  ops::Region r;
+  r.rank = 3;
+  for (int64_t begin = 0; begin <= 12; ++begin) {
+    for (int64_t end = begin; end <= 12; ++end) {
+      r.begin = {0, begin, 3};
+      r.end = {2, end, 5};
+      std::vector<uint32_t> found;
+      intersecting_tiles(t, 0, r, &found);
+      int64_t product = 1;
+      for (int d = 0; d < 3; ++d) product *= overlapped_cell_count(t.cuts[d], r.begin[d], r.end[d]);
+      CHECK(product == static_cast<int64_t>(found.size()));
+    }
+  }
+  CHECK(overlapped_cell_count(t.cuts[1], 3, 9) == 3);
+  CHECK(overlapped_cell_count(t.cuts[1], 4, 8) == 1);
+  CHECK(overlapped_cell_count(t.cuts[1], 4, 4) == 0);
+}
+
 TEST_CASE("even_cuts splits at aligned, near-equal positions") {
   CHECK(plan::even_cuts(10, 3, 1) == std::vector<int64_t>{0, 3, 6, 10});
   CHECK(plan::even_cuts(100, 3, 32) == std::vector<int64_t>{0, 32, 64, 100});
