@@ -382,6 +382,8 @@ TESSERA_EXPORT const char* tessera_model_trace_json(TesseraModel* model) {
   return model->trace_json.empty() ? nullptr : model->trace_json.c_str();
 }
 
+TESSERA_EXPORT void tessera_model_release_trace(TesseraModel* model) { std::string().swap(model->trace_json); }
+
 TESSERA_EXPORT const char* tessera_model_predict(TesseraModel* model, int threads, int scheduler, const char* profile) {
   if (model->info_json.empty()) {
     fail(&model->error,

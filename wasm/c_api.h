@@ -110,6 +110,10 @@ const void* tessera_model_output(TesseraModel* model, int index);
 // The last traced run as Chrome trace JSON ("traceEvents"), or NULL if no run was traced.
 const char* tessera_model_trace_json(TesseraModel* model);
 
+// Frees the trace JSON once the host has copied it: its length varies from run to run, and
+// a heap that keeps it would differ after every traced run.
+void tessera_model_release_trace(TesseraModel* model);
+
 // What the cost model predicts for the specialisation the info JSON describes (the last run's
 // dims, or the declared dims when all are fixed) on `threads` threads, scheduler 0 dynamic or
 // 1 barrier, from `profile` (a profile's JSON from tessera_engine_calibrate of the same build,

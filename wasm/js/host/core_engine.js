@@ -173,7 +173,11 @@ export class CoreEngine {
       const source = m._tessera_model_output(model.handle, index) >>> 0;
       return { name, dtype, dims, data: new DTYPES[dtype].array(this.#memory(), source, elementCount(dims)).slice() };
     });
-    const traceJson = trace ? m.UTF8ToString(m._tessera_model_trace_json(model.handle)) : null;
+    let traceJson = null;
+    if (trace) {
+      traceJson = m.UTF8ToString(m._tessera_model_trace_json(model.handle));
+      m._tessera_model_release_trace(model.handle);
+    }
     return { outputs, info: changed ? model.info : null, traceJson };
   }
 
