@@ -25,13 +25,18 @@ struct Priced {
   double exposure = 0;
 };
 
-Priced price(const graph::Graph& g, const graph::Node& node, double reach_bytes, const tiles::NodeTiling& tiling,
-             const TilePricer& pricer, const Profile& profile, int threads, double interference) {
-  const ops::OpShapes shapes = g.shapes_of(node);
-  double weight_bytes = 0;
+// The constant inputs' bytes of a node: its weights.
+double weight_bytes_of(const graph::Graph& g, const graph::Node& node) {
+  double bytes = 0;
   for (int input : node.inputs) {
-    if (input >= 0 && g.tensors[input].is_constant()) weight_bytes += static_cast<double>(g.tensors[input].bytes());
+    if (input >= 0 && g.tensors[input].is_constant()) bytes += static_cast<double>(g.tensors[input].bytes());
   }
+  return bytes;
+}
+
+Priced price(const graph::Node& node, const ops::OpShapes& shapes, double weight_bytes, double reach_bytes,
+             const tiles::NodeTiling& tiling, const TilePricer& pricer, const Profile& profile, int threads,
+             double interference) {
   const auto tiles = static_cast<uint32_t>(tiling.tile_count());
   std::vector<std::pair<ops::OpCost, double>> costs;  // per tile: its work and its elements
   double weight_reads = 0;
@@ -68,9 +73,8 @@ struct Footprints {
   std::vector<std::array<uint32_t, ops::kMaxRank>> footprints;  // per footprint: its intervals
 };
 
-Footprints footprints(const graph::Graph& g, const graph::Node& consumer, int input, const tiles::NodeTiling& tiling) {
-  const ops::OpShapes shapes = g.shapes_of(consumer);
-  const tiles::StorageMap storage(g, consumer.inputs[input]);
+Footprints footprints(const graph::Node& consumer, const ops::OpShapes& shapes, int input,
+                      const tiles::StorageMap& storage, const tiles::NodeTiling& tiling) {
   std::vector<ops::Region> regions;
   tiles::for_each_tile(tiling, [&](const ops::Region& region) {
     std::optional<ops::Region> f = ops::op_footprint(consumer.attrs, shapes, region, input);
@@ -154,10 +158,14 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
         std::find_if(c.begin(), c.end(), [&](const tiles::NodeTiling& t) { return t.cuts == start.nodes[n].cuts; });
     if (at == c.end()) at = c.insert(c.end(), start.nodes[n]);
     start_choice.push_back(static_cast<uint32_t>(at - c.begin()));
+    const graph::Node& node = g.nodes[n];
+    const ops::OpShapes shapes = g.shapes_of(node);
+    const double weight_bytes = weight_bytes_of(g, node);
     std::vector<Priced> p;
-    for (const tiles::NodeTiling& t : c)
-      p.push_back(
-          price(g, g.nodes[n], static_cast<double>(reach[n]), t, pricer, profile, threads, options.interference));
+    for (const tiles::NodeTiling& t : c) {
+      p.push_back(price(node, shapes, weight_bytes, static_cast<double>(reach[n]), t, pricer, profile, threads,
+                        options.interference));
+    }
     index[n] = static_cast<int>(graph_node.size());
     graph_node.push_back(static_cast<int>(n));
     configs.push_back(std::move(c));
@@ -193,8 +201,11 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     ConfigGraph::Edge edge{static_cast<uint32_t>(p), static_cast<uint32_t>(c), {}};
     const size_t np = configs[p].size(), nc = configs[c].size();
     edge.costs.assign(np * nc, 0.0);
+    const graph::Node& consumer = g.nodes[link.consumer];
+    const ops::OpShapes shapes = g.shapes_of(consumer);
+    const tiles::StorageMap storage(g, consumer.inputs[link.input]);
     for (size_t b = 0; b < nc; ++b) {
-      const Footprints reads = footprints(g, g.nodes[link.consumer], link.input, configs[c][b]);
+      const Footprints reads = footprints(consumer, shapes, link.input, storage, configs[c][b]);
       for (size_t a = 0; a < np; ++a) {
         const auto [edges, fewest] = overlap(configs[p][a], reads, &cells);
         // Dependency edges cost the executor per edge; and a consumer whose first tile waits
