@@ -19,6 +19,30 @@ int64_t cols_of(const Shape& s) { return s.back(); }
 
 Shape batch_of(const Shape& s) { return s.size() > 2 ? Shape(s.begin(), s.end() - 2) : Shape{}; }
 
+// What the output region `out` reads of A (input 0) or B (input 1).
+Region operand_footprint(const MatMulAttrs& a, const MatMulDims& d, const Shape& operand, const Region& out,
+                         int input) {
+  Region r = Region::whole(operand);
+  if (operand.size() == 1) return r;
+  // Batch dimensions broadcast like elementwise ops.
+  const int rank = static_cast<int>(operand.size());
+  const int batch_rank = rank - 2;
+  const int offset = static_cast<int>(d.batch.size()) - batch_rank;
+  for (int i = 0; i < batch_rank; ++i) {
+    if (operand[i] != 1) {
+      r.begin[i] = out.begin[i + offset];
+      r.end[i] = out.end[i + offset];
+    }
+  }
+  // A reads its rows of the output, B its columns; K is read whole.
+  const bool trans = input == 0 ? a.trans_a : a.trans_b;
+  const int out_dim = input == 0 ? d.m_dim : d.n_dim;
+  const int dim = input == 0 ? (trans ? rank - 1 : rank - 2) : (trans ? rank - 2 : rank - 1);
+  r.begin[dim] = out.begin[out_dim];
+  r.end[dim] = out.end[out_dim];
+  return r;
+}
+
 }  // namespace
 
 MatMulDims matmul_dims(const MatMulAttrs& a, const OpShapes& s) {
@@ -109,9 +133,7 @@ OpCost cost(const MatMulAttrs& a, const OpShapes& s, const Region& out) {
   const MatMulDims d = matmul_dims(a, s);
   const double outputs = static_cast<double>(out.element_count());
   double bytes = 4 * outputs;
-  for (int i = 0; i < 2; ++i) {
-    if (auto r = footprint(a, s, out, i)) bytes += 4.0 * r->element_count();
-  }
+  for (int i = 0; i < 2; ++i) bytes += 4.0 * operand_footprint(a, d, s.inputs[i], out, i).element_count();
   const int64_t rows = d.m_dim >= 0 ? out.extent(d.m_dim) : 1;
   const int64_t columns = d.n_dim >= 0 ? out.extent(d.n_dim) : 1;
   return {2.0 * outputs * static_cast<double>(d.k),
@@ -125,27 +147,7 @@ OpCost cost(const MatMulAttrs& a, const OpShapes& s, const Region& out) {
 std::optional<Region> footprint(const MatMulAttrs& a, const OpShapes& s, const Region& out, int input) {
   if (input == a.epilogue.residual_input) return broadcast_footprint(s.inputs[input], s.output, out);
   if (input == a.bias_input || input > 1) return std::nullopt;
-  const MatMulDims d = matmul_dims(a, s);
-  const Shape& operand = s.inputs[input];
-  Region r = Region::whole(operand);
-  if (operand.size() == 1) return r;
-  // Batch dimensions broadcast like elementwise ops.
-  const int rank = static_cast<int>(operand.size());
-  const int batch_rank = rank - 2;
-  const int offset = static_cast<int>(d.batch.size()) - batch_rank;
-  for (int i = 0; i < batch_rank; ++i) {
-    if (operand[i] != 1) {
-      r.begin[i] = out.begin[i + offset];
-      r.end[i] = out.end[i + offset];
-    }
-  }
-  // A reads its rows of the output, B its columns; K is read whole.
-  const bool trans = input == 0 ? a.trans_a : a.trans_b;
-  const int out_dim = input == 0 ? d.m_dim : d.n_dim;
-  const int dim = input == 0 ? (trans ? rank - 1 : rank - 2) : (trans ? rank - 2 : rank - 1);
-  r.begin[dim] = out.begin[out_dim];
-  r.end[dim] = out.end[out_dim];
-  return r;
+  return operand_footprint(a, matmul_dims(a, s), s.inputs[input], out, input);
 }
 
 TilingHints tiling_hints(const MatMulAttrs& a, const OpShapes& s, const TilingQuery& q) {
