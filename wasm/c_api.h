@@ -107,7 +107,8 @@ int tessera_model_run(TesseraModel* model, int scheduler, int trace);
 // NULL before the first run. Owned by the model. Its dtype and dims: the info JSON.
 const void* tessera_model_output(TesseraModel* model, int index);
 
-// The last traced run as Chrome trace JSON ("traceEvents"), or NULL if no run was traced.
+// The last traced run as Chrome trace JSON ("traceEvents"), or NULL if no run was traced
+// since the last tessera_model_release_trace.
 const char* tessera_model_trace_json(TesseraModel* model);
 
 // Frees the trace JSON once the host has copied it: its length varies from run to run, and

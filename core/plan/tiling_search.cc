@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/base/check.h"
 #include "core/plan/cost_model.h"
 #include "core/tiles/data_reach.h"
 #include "core/tiles/edges.h"
@@ -113,6 +114,7 @@ struct Overlap {
 };
 
 Overlap overlap(const tiles::NodeTiling& producer, const Footprints& f, std::vector<int64_t>* cells) {
+  TESSERA_CHECK(f.footprints.empty() || static_cast<size_t>(f.rank) == producer.cuts.size());
   cells->resize(f.intervals.size());
   for (int d = 0; d < f.rank; ++d) {
     for (uint32_t i = f.first[d]; i < f.first[d + 1]; ++i)

@@ -23,7 +23,8 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
                               const std::vector<int>& compiled_index, const TileGraph& tasks_of);
 
 // The views between a tensor and the tensor that owns its bytes, with their shapes looked up
-// once: `map` takes a region of the tensor to the region of the storage it covers.
+// once: `map` takes a region of the tensor to the region of the storage it covers. It points
+// into the graph, which must outlive it unchanged.
 class StorageMap {
  public:
   StorageMap(const graph::Graph& g, int tensor);
@@ -36,7 +37,7 @@ class StorageMap {
     ops::OpShapes shapes;
   };
   std::vector<View> views_;  // from the tensor towards its storage
-  int storage_;
+  int storage_ = -1;
 };
 
 // How many cells of one dimension's `cuts` the interval [begin, end) overlaps: a tiling's tiles

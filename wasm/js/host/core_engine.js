@@ -175,8 +175,11 @@ export class CoreEngine {
     });
     let traceJson = null;
     if (trace) {
-      traceJson = m.UTF8ToString(m._tessera_model_trace_json(model.handle));
-      m._tessera_model_release_trace(model.handle);
+      try {
+        traceJson = m.UTF8ToString(m._tessera_model_trace_json(model.handle));
+      } finally {
+        m._tessera_model_release_trace(model.handle);
+      }
     }
     return { outputs, info: changed ? model.info : null, traceJson };
   }
