@@ -11,10 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { REPO, median, prepareModels } from './bench-models.mjs';
+import { REPO, median, peakResidentBytes, prepareModels } from './bench-models.mjs';
 import { createStaticServer, listen } from './static-server.mjs';
-
-const peakMiB = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
 
 // One load in this process: prints { ms, peakMiB }.
 async function child(way, jsonUrl) {
@@ -27,7 +25,7 @@ async function child(way, jsonUrl) {
   const ms = performance.now() - start;
   await model.dispose();
   await engine.dispose();
-  console.log(JSON.stringify({ ms, peakMiB: peakMiB() }));
+  console.log(JSON.stringify({ ms, peakMiB: peakResidentBytes() / 2 ** 20 }));
 }
 
 async function main() {

@@ -13,12 +13,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { REPO, benchInput, parseBenchArgs, prepareModels } from './bench-models.mjs';
+import { REPO, benchInput, parseBenchArgs, peakResidentBytes, prepareModels } from './bench-models.mjs';
 
 const WORK = path.join(REPO, 'build/bench-engines');
 const MiB = 2 ** 20;
 const DEFAULT_MODELS = ['mobilenetv2_b1', 'resnet50_b1', 'bert_base', 'ppocr_det', 'ppocr_rec'];
-const peakBytes = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
 
 // In the child: loads `model` (or nothing) in one engine, runs it, prints what it measured.
 async function child(kind, model, threads, runs) {
@@ -42,7 +41,7 @@ async function child(kind, model, threads, runs) {
       for (let i = 0; i < runs; ++i) await session.run(feeds);
     }
   }
-  console.log(JSON.stringify({ peakBytes: peakBytes(), ...usage }));
+  console.log(JSON.stringify({ peakBytes: peakResidentBytes(), ...usage }));
   process.exit(0);  // the engines' worker threads would keep the process alive
 }
 

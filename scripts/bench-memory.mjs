@@ -8,11 +8,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { BENCH_MODELS, CLI, REPO, benchInput, parseBenchArgs, prepareModels } from './bench-models.mjs';
+import {
+  BENCH_MODELS, CLI, REPO, benchInput, parseBenchArgs, peakResidentBytes, prepareModels,
+} from './bench-models.mjs';
 
 const WORK = path.join(REPO, 'build/bench-engines');
 const MiB = 2 ** 20;
-const peakBytes = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
 
 // In the child: loads `onnx` (or nothing) in onnxruntime-node, runs it, prints the peak.
 async function onnxruntimeChild(onnx, input, threads, runs) {
@@ -24,7 +25,7 @@ async function onnxruntimeChild(onnx, input, threads, runs) {
     const feeds = { [input.name]: new ort.Tensor('float32', benchInput(input), input.dims) };
     for (let i = 0; i < runs; ++i) await session.run(feeds);
   }
-  console.log(JSON.stringify({ peakBytes: peakBytes() }));
+  console.log(JSON.stringify({ peakBytes: peakResidentBytes() }));
 }
 
 function onnxruntimePeak(model, args) {

@@ -62,6 +62,10 @@ export async function runOptimisingWasm(scriptUrl, main) {
   process.exitCode = child.status ?? 1;
 }
 
+/** This process's peak resident memory so far (VmHWM in /proc/self/status), in bytes. */
+export const peakResidentBytes = () =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+
 export const median = (values) => {
   const v = [...values].sort((a, b) => a - b);
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
