@@ -33,7 +33,7 @@ void fold_into_conv(Graph& g, Node& bn, int conv_index) {
   Node& conv = g.nodes[conv_index];
   const Affine f = affine_of(g, bn);
   fold_channel_affine(g, conv, f.scale, f.shift);
-  ops::op_epilogue(conv.attrs)->fused_nodes.push_back(bn.name);
+  conv.fused_nodes.push_back(bn.name);
   conv.output = bn.output;
   g.tensors[bn.output].producer = conv_index;
   bn.removed = true;

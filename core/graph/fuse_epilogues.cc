@@ -183,7 +183,7 @@ bool fuse_next(Graph& g, int producer_index, std::vector<std::vector<int>>& cons
     readers.erase(std::find(readers.begin(), readers.end(), consumer_index));
     if (e->residual_input >= 0 && p.inputs[e->residual_input] == input) readers.push_back(producer_index);
   }
-  e->fused_nodes.push_back(c.name);
+  p.fused_nodes.push_back(c.name);
   p.output = c.output;
   g.tensors[c.output].producer = producer_index;
   c.removed = true;

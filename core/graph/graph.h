@@ -39,6 +39,7 @@ struct Node {
   std::vector<int> inputs;  // tensor ids; -1 marks an omitted optional input
   int output = -1;
   bool removed = false;  // set by passes; remove_dead_nodes drops it
+  std::vector<std::string> fused_nodes = {};  // nodes folded into this one's epilogue, for inspect
 };
 
 class Graph {

@@ -8,6 +8,7 @@ namespace tessera::kernels {
 struct MinMax {
   float min = -std::numeric_limits<float>::infinity();
   float max = std::numeric_limits<float>::infinity();
+  bool operator==(const MinMax&) const = default;
 };
 
 }  // namespace tessera::kernels

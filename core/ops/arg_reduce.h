@@ -11,6 +11,7 @@ struct ArgReduceAttrs {
   int axis = 0;     // normalised
   bool keepdims = true;
   bool select_last_index = false;
+  bool operator==(const ArgReduceAttrs&) const = default;
 };
 
 OpCost cost(const ArgReduceAttrs&, const OpShapes&, const Region& out);

@@ -8,6 +8,7 @@ namespace tessera::ops {
 
 struct BatchNormAttrs {
   float epsilon = 1e-5f;
+  bool operator==(const BatchNormAttrs&) const = default;
 };
 
 OpCost cost(const BatchNormAttrs&, const OpShapes&, const Region& out);

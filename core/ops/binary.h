@@ -10,6 +10,7 @@ namespace tessera::ops {
 struct BinaryAttrs {
   kernels::BinaryOp op = kernels::BinaryOp::kAdd;
   Epilogue epilogue;  // a following activation may fuse in
+  bool operator==(const BinaryAttrs&) const = default;
 };
 
 OpCost cost(const BinaryAttrs&, const OpShapes&, const Region& out);

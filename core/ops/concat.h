@@ -7,6 +7,7 @@ namespace tessera::ops {
 
 struct ConcatAttrs {
   int axis = 0;  // normalised
+  bool operator==(const ConcatAttrs&) const = default;
 };
 
 OpCost cost(const ConcatAttrs&, const OpShapes&, const Region& out);

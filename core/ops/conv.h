@@ -20,6 +20,7 @@ struct ConvAttrs : Window {
   // The op's own choice (parse_conv); the cost model or a saved plan may set another
   // (docs/planning.md, "Algorithms").
   ConvAlgorithm algorithm = ConvAlgorithm::kGemm;
+  bool operator==(const ConvAttrs&) const = default;
 };
 
 // Up to this many input channels per group, the GEMM reads each output pixel's inputs per

@@ -17,6 +17,7 @@ struct ConvTransposeAttrs : Window {
   // batch norm's, ConvWeights), or -1.
   int weight_scale_input = -1;
   Epilogue epilogue;
+  bool operator==(const ConvTransposeAttrs&) const = default;
 };
 
 OpCost cost(const ConvTransposeAttrs&, const OpShapes&, const Region& out);

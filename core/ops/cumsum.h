@@ -9,6 +9,7 @@ struct CumSumAttrs {
   int axis = 0;  // normalised
   bool exclusive = false;
   bool reverse = false;
+  bool operator==(const CumSumAttrs&) const = default;
 };
 
 OpCost cost(const CumSumAttrs&, const OpShapes&, const Region& out);

@@ -13,6 +13,7 @@ struct EinsumAttrs {
   std::vector<std::vector<int>> input_labels;  // per input: the label of each dim
   std::vector<int> output_labels;              // the label of each output dim
   std::vector<int> summed;                     // labels not in the output, outermost first
+  bool operator==(const EinsumAttrs&) const = default;
 };
 
 OpCost cost(const EinsumAttrs&, const OpShapes&, const Region& out);

@@ -5,7 +5,9 @@
 
 namespace tessera::ops {
 
-struct ExpandAttrs {};
+struct ExpandAttrs {
+  bool operator==(const ExpandAttrs&) const = default;
+};
 
 OpCost cost(const ExpandAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ExpandAttrs&, const OpShapes&, const Region& out, int input);

@@ -15,6 +15,7 @@ struct GatherAttrs {
   // Constant indices, row-major, normalised to [0, size); null when the indices are a
   // run-time input (int64 or int32, read and brought into range by the kernel).
   std::shared_ptr<const std::vector<int64_t>> indices;
+  bool operator==(const GatherAttrs&) const = default;
 };
 
 OpCost cost(const GatherAttrs&, const OpShapes&, const Region& out);

@@ -8,6 +8,7 @@ namespace tessera::ops {
 
 struct GatherElementsAttrs {
   int axis = 0;  // normalised
+  bool operator==(const GatherElementsAttrs&) const = default;
 };
 
 OpCost cost(const GatherElementsAttrs&, const OpShapes&, const Region& out);

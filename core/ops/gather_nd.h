@@ -10,6 +10,7 @@ namespace tessera::ops {
 
 struct GatherNDAttrs {
   int batch_dims = 0;
+  bool operator==(const GatherNDAttrs&) const = default;
 };
 
 OpCost cost(const GatherNDAttrs&, const OpShapes&, const Region& out);

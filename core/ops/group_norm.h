@@ -10,6 +10,7 @@ namespace tessera::ops {
 struct GroupNormAttrs {
   int64_t groups = 1;  // channels are split into this many equal groups
   float epsilon = 1e-5f;
+  bool operator==(const GroupNormAttrs&) const = default;
 };
 
 OpCost cost(const GroupNormAttrs&, const OpShapes&, const Region& out);

@@ -8,6 +8,7 @@ namespace tessera::ops {
 struct LayerNormAttrs {
   int axis = -1;  // normalised
   float epsilon = 1e-5f;
+  bool operator==(const LayerNormAttrs&) const = default;
 };
 
 OpCost cost(const LayerNormAttrs&, const OpShapes&, const Region& out);

@@ -18,6 +18,7 @@ struct MatMulAttrs {
   // scaled by beta (run-time C only unscaled and full-size).
   float residual_scale = 1.0f;
   Epilogue epilogue;
+  bool operator==(const MatMulAttrs&) const = default;
 };
 
 OpCost cost(const MatMulAttrs&, const OpShapes&, const Region& out);

@@ -7,7 +7,9 @@
 
 namespace tessera::ops {
 
-struct NonZeroAttrs {};
+struct NonZeroAttrs {
+  bool operator==(const NonZeroAttrs&) const = default;
+};
 
 OpCost cost(const NonZeroAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const NonZeroAttrs&, const OpShapes&, const Region& out, int input);

@@ -9,6 +9,7 @@ namespace tessera::ops {
 struct OneHotAttrs {
   int axis = -1;  // normalised: the new dimension's position in the output
   int64_t depth = 1;
+  bool operator==(const OneHotAttrs&) const = default;
 };
 
 OpCost cost(const OneHotAttrs&, const OpShapes&, const Region& out);

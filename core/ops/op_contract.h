@@ -33,6 +33,7 @@ struct OpShapes {
   Shape output;
   std::vector<DType> input_dtypes = {};
   DType output_dtype = DType::kFloat32;
+  bool operator==(const OpShapes&) const = default;
 };
 
 // A float op's reference inputs, read as float32 (the op's parser checked the dtypes).
@@ -144,7 +145,6 @@ struct Epilogue {
   kernels::UnaryParams activation_params;
   float scale = 1.0f;
   float shift = 0.0f;
-  std::vector<std::string> fused_nodes;  // names of the nodes folded in, for inspect
 
   bool has_activation() const { return activation != kernels::UnaryOp::kCopy; }
   bool has_clamp() const;
@@ -153,6 +153,7 @@ struct Epilogue {
   // What runs after the store's clamp: the activation and the affine.
   bool has_tail() const { return has_activation() || has_affine(); }
   std::string describe() const;  // "+residual, clamp[0,6], Sigmoid, *0.5+1"
+  bool operator==(const Epilogue&) const = default;
 };
 
 // Where one tensor lives while a compiled model runs.

@@ -11,6 +11,7 @@ struct PadAttrs {
   Mode mode = Mode::kConstant;
   std::vector<int64_t> begin;  // per dimension: output index o reads input index o - begin
   float value = 0;             // constant mode
+  bool operator==(const PadAttrs&) const = default;
 };
 
 OpCost cost(const PadAttrs&, const OpShapes&, const Region& out);

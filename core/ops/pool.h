@@ -10,6 +10,7 @@ struct PoolAttrs : Window {
   enum class Kind { kMax, kAverage, kGlobalAverage };
   Kind kind = Kind::kMax;
   bool count_include_pad = false;
+  bool operator==(const PoolAttrs&) const = default;
 };
 
 OpCost cost(const PoolAttrs&, const OpShapes&, const Region& out);

@@ -13,6 +13,7 @@ struct ReduceAttrs {
   float epsilon = 0;          // kInvStdDev only
   std::vector<bool> reduced;  // per input dimension
   bool keepdims = true;
+  bool operator==(const ReduceAttrs&) const = default;
 };
 
 OpCost cost(const ReduceAttrs&, const OpShapes&, const Region& out);

@@ -21,6 +21,7 @@ struct ResizeAttrs {
   bool resizes(int dim) const { return scale[dim] != 1.0; }
   // NHWC path: a 4-D tensor resized along H and W only.
   bool spatial_only() const { return scale.size() == 4 && !resizes(0) && !resizes(1); }
+  bool operator==(const ResizeAttrs&) const = default;
 };
 
 OpCost cost(const ResizeAttrs&, const OpShapes&, const Region& out);

@@ -12,11 +12,13 @@ enum class ScatterReduction { kNone, kAdd, kMul, kMax, kMin };
 
 struct ScatterNDAttrs {
   ScatterReduction reduction = ScatterReduction::kNone;
+  bool operator==(const ScatterNDAttrs&) const = default;
 };
 
 struct ScatterElementsAttrs {
   int axis = 0;  // normalised
   ScatterReduction reduction = ScatterReduction::kNone;
+  bool operator==(const ScatterElementsAttrs&) const = default;
 };
 
 OpCost cost(const ScatterNDAttrs&, const OpShapes&, const Region& out);

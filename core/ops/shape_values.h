@@ -7,10 +7,13 @@
 
 namespace tessera::ops {
 
-struct RangeAttrs {};
+struct RangeAttrs {
+  bool operator==(const RangeAttrs&) const = default;
+};
 
 struct ConstantOfShapeAttrs {
   Tensor value;  // one element, of the output's dtype
+  bool operator==(const ConstantOfShapeAttrs&) const = default;
 };
 
 OpCost cost(const RangeAttrs&, const OpShapes&, const Region& out);

@@ -10,6 +10,7 @@ namespace tessera::ops {
 struct SliceAttrs {
   std::vector<int64_t> start;
   std::vector<int64_t> step;
+  bool operator==(const SliceAttrs&) const = default;
 };
 
 OpCost cost(const SliceAttrs&, const OpShapes&, const Region& out);

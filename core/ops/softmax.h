@@ -7,6 +7,7 @@ namespace tessera::ops {
 
 struct SoftmaxAttrs {
   int axis = -1;  // normalised
+  bool operator==(const SoftmaxAttrs&) const = default;
 };
 
 OpCost cost(const SoftmaxAttrs&, const OpShapes&, const Region& out);

@@ -10,6 +10,7 @@ struct SpaceDepthAttrs {
   bool to_space = true;  // DepthToSpace; false: SpaceToDepth
   int64_t block = 1;
   bool crd = false;  // DepthToSpace mode CRD (channel, row, column); else DCR (depth, column, row)
+  bool operator==(const SpaceDepthAttrs&) const = default;
 };
 
 OpCost cost(const SpaceDepthAttrs&, const OpShapes&, const Region& out);

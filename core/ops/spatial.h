@@ -13,6 +13,7 @@ struct Window {
   int64_t stride_h = 1, stride_w = 1;
   int64_t dilation_h = 1, dilation_w = 1;
   int64_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+  bool operator==(const Window&) const = default;
 };
 
 struct ParsedWindow {

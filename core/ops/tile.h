@@ -6,7 +6,10 @@
 
 namespace tessera::ops {
 
-struct TileAttrs {};  // the repeats are the ratio of the output shape to the input's
+// The repeats are the ratio of the output shape to the input's.
+struct TileAttrs {
+  bool operator==(const TileAttrs&) const = default;
+};
 
 OpCost cost(const TileAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const TileAttrs&, const OpShapes&, const Region& out, int input);

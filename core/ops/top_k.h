@@ -11,6 +11,7 @@ struct TopKAttrs {
   int64_t k = 1;
   bool largest = true;
   bool indices = false;  // this op's output: the values (false) or the indices (true)
+  bool operator==(const TopKAttrs&) const = default;
 };
 
 OpCost cost(const TopKAttrs&, const OpShapes&, const Region& out);

@@ -9,6 +9,7 @@ namespace tessera::ops {
 struct TransposeAttrs {
   std::vector<int> perm;                // output dim d reads input dim perm[d]; identity for a Relayout
   std::optional<Layout> output_layout;  // set for a Relayout: the memory order it produces
+  bool operator==(const TransposeAttrs&) const = default;
 };
 
 OpCost cost(const TransposeAttrs&, const OpShapes&, const Region& out);

@@ -9,6 +9,7 @@ namespace tessera::ops {
 struct TriluAttrs {
   bool upper = true;
   int64_t k = 0;  // diagonal offset: element (i, j) is kept when j - i >= k (upper) or <= k (lower)
+  bool operator==(const TriluAttrs&) const = default;
 };
 
 OpCost cost(const TriluAttrs&, const OpShapes&, const Region& out);

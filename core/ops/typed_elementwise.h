@@ -37,6 +37,7 @@ enum class ElementwiseOp {
 
 struct ElementwiseAttrs {
   ElementwiseOp op = ElementwiseOp::kAdd;
+  bool operator==(const ElementwiseAttrs&) const = default;
 };
 
 OpCost cost(const ElementwiseAttrs&, const OpShapes&, const Region& out);

@@ -9,6 +9,7 @@ namespace tessera::ops {
 struct UnaryAttrs {
   kernels::UnaryOp op = kernels::UnaryOp::kCopy;
   kernels::UnaryParams params;
+  bool operator==(const UnaryAttrs&) const = default;
 };
 
 OpCost cost(const UnaryAttrs&, const OpShapes&, const Region& out);

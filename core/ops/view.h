@@ -7,7 +7,9 @@
 
 namespace tessera::ops {
 
-struct ViewAttrs {};
+struct ViewAttrs {
+  bool operator==(const ViewAttrs&) const = default;
+};
 
 OpCost cost(const ViewAttrs&, const OpShapes&, const Region& out);
 std::optional<Region> footprint(const ViewAttrs&, const OpShapes&, const Region& out, int input);

@@ -134,6 +134,14 @@ struct Link {
   int producer = 0, consumer = 0, input = 0;  // graph nodes, the consumer's input index
 };
 
+// The overlaps of every producer configuration (rows) with every consumer configuration
+// (columns) along one way of linking two classes of nodes priced alike (see search_tiling).
+struct OverlapTable {
+  int producer_class = 0, consumer_class = 0, input = 0;
+  tiles::StorageMap storage;
+  std::vector<Overlap> overlaps;
+};
+
 }  // namespace
 
 Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile, const tiles::TilingPlan& start,
@@ -147,12 +155,18 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
   const std::vector<int64_t> reach = tiles::data_reach_bytes(g);
 
   // Configuration-graph nodes: the computing nodes, each with its configurations (the start
-  // plan's among them) and what each costs alone.
+  // plan's among them) and what each costs alone. Nodes priced alike (one op with the same
+  // attributes, shapes, weights and reach, offered the same configurations: a transformer's
+  // layers, a ResNet stage's blocks) form a class, priced once; `node_class` names its first.
   std::vector<int> index(g.nodes.size(), -1);
   std::vector<int> graph_node;
   std::vector<std::vector<tiles::NodeTiling>> configs;
   std::vector<std::vector<Priced>> priced;
   std::vector<uint32_t> start_choice;
+  std::vector<int> node_class;
+  std::vector<ops::OpShapes> node_shapes;
+  std::vector<double> node_weight_bytes;
+  std::vector<int> classes;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     if (!tiles::owns_tiles(g, n)) continue;
     std::vector<tiles::NodeTiling> c = node_configurations(g, static_cast<int>(n), config_options);
@@ -161,17 +175,29 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     if (at == c.end()) at = c.insert(c.end(), start.nodes[n]);
     start_choice.push_back(static_cast<uint32_t>(at - c.begin()));
     const graph::Node& node = g.nodes[n];
-    const ops::OpShapes shapes = g.shapes_of(node);
-    const double weight_bytes = weight_bytes_of(g, node);
-    std::vector<Priced> p;
-    for (const tiles::NodeTiling& t : c) {
-      p.push_back(price(node, shapes, weight_bytes, static_cast<double>(reach[n]), t, pricer, profile, threads,
-                        options.interference));
+    const int k = static_cast<int>(graph_node.size());
+    node_shapes.push_back(g.shapes_of(node));
+    node_weight_bytes.push_back(weight_bytes_of(g, node));
+    const auto alike = std::find_if(classes.begin(), classes.end(), [&](int r) {
+      return g.nodes[graph_node[r]].attrs == node.attrs && node_shapes[r] == node_shapes[k] &&
+             node_weight_bytes[r] == node_weight_bytes[k] && reach[graph_node[r]] == reach[n] && configs[r] == c;
+    });
+    if (alike != classes.end()) {
+      node_class.push_back(*alike);
+      priced.push_back(priced[*alike]);
+    } else {
+      node_class.push_back(k);
+      classes.push_back(k);
+      std::vector<Priced> p;
+      for (const tiles::NodeTiling& t : c) {
+        p.push_back(price(node, node_shapes[k], node_weight_bytes[k], static_cast<double>(reach[n]), t, pricer, profile,
+                          threads, options.interference));
+      }
+      priced.push_back(std::move(p));
     }
-    index[n] = static_cast<int>(graph_node.size());
+    index[n] = k;
     graph_node.push_back(static_cast<int>(n));
     configs.push_back(std::move(c));
-    priced.push_back(std::move(p));
   }
 
   // Producer/consumer pairs through views; a producer's idle tail is shared by its consumers.
@@ -197,6 +223,8 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     }
     cg.node_costs.push_back(std::move(costs));
   }
+  // Links between the same two classes through the same views overlap alike: counted once.
+  std::vector<OverlapTable> tables;
   std::vector<int64_t> cells;
   for (const Link& link : links) {
     const int p = index[link.producer], c = index[link.consumer];
@@ -204,12 +232,23 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
     const size_t np = configs[p].size(), nc = configs[c].size();
     edge.costs.assign(np * nc, 0.0);
     const graph::Node& consumer = g.nodes[link.consumer];
-    const ops::OpShapes shapes = g.shapes_of(consumer);
-    const tiles::StorageMap storage(g, consumer.inputs[link.input]);
+    tiles::StorageMap storage(g, consumer.inputs[link.input]);
+    auto table = std::find_if(tables.begin(), tables.end(), [&](const OverlapTable& t) {
+      return t.producer_class == node_class[p] && t.consumer_class == node_class[c] && t.input == link.input &&
+             t.storage.maps_like(storage);
+    });
+    if (table == tables.end()) {
+      OverlapTable counted{node_class[p], node_class[c], link.input, std::move(storage), {}};
+      counted.overlaps.resize(np * nc);
+      for (size_t b = 0; b < nc; ++b) {
+        const Footprints reads = footprints(consumer, node_shapes[c], link.input, counted.storage, configs[c][b]);
+        for (size_t a = 0; a < np; ++a) counted.overlaps[a * nc + b] = overlap(configs[p][a], reads, &cells);
+      }
+      table = tables.insert(tables.end(), std::move(counted));
+    }
     for (size_t b = 0; b < nc; ++b) {
-      const Footprints reads = footprints(consumer, shapes, link.input, storage, configs[c][b]);
       for (size_t a = 0; a < np; ++a) {
-        const auto [edges, fewest] = overlap(configs[p][a], reads, &cells);
+        const auto [edges, fewest] = table->overlaps[a * nc + b];
         // Dependency edges cost the executor per edge; and a consumer whose first tile waits
         // for a share of the producer's tiles leaves that share of the producer's idle tail
         // unfilled (all of it when every consumer tile reads every producer tile).
@@ -232,6 +271,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
   out.node_seconds.assign(g.nodes.size(), 0.0);
   out.start_seconds.assign(g.nodes.size(), 0.0);
   out.nodes = graph_node.size();
+  out.classes = classes.size();
   out.edges = links.size();
   for (size_t k = 0; k < graph_node.size(); ++k) {
     const int n = graph_node[k];

@@ -36,6 +36,7 @@ struct TilingSearch {
   std::vector<double> node_seconds;   // per graph node: the chosen configuration's cost (0: views)
   std::vector<double> start_seconds;  // per graph node: the start plan's configuration's cost
   size_t nodes = 0;                   // computing nodes
+  size_t classes = 0;                 // of nodes priced alike, each priced once (docs/planning.md)
   size_t configurations = 0;          // over all nodes
   size_t edges = 0;                   // producer/consumer pairs
 };

@@ -62,6 +62,23 @@ graph::Graph tiny() {
   return graph_of(b.build({b.node("Relu", {b.node("Neg", {x})})}));
 }
 
+// Eight Gemm + Tanh layers, 128 wide but for a 256-wide pair in the middle, each output read
+// through two Reshape views. Gemm's alpha changes no cost; `distinct` gives each layer its
+// own, so that no two are priced alike.
+graph::Graph gemm_stack(bool distinct) {
+  ModelBuilder b(11);
+  std::string x = b.input({64, 128});
+  const int64_t widths[] = {128, 128, 128, 256, 128, 128, 256, 128, 128};
+  for (int layer = 0; layer < 8; ++layer) {
+    const int64_t in = widths[layer], out = widths[layer + 1];
+    const float alpha = distinct ? 1.0f + static_cast<float>(layer) / 64 : 1.0f;
+    const std::string y =
+        b.node("Tanh", {b.node("Gemm", {x, b.weight({in, out}), b.weight({out})}, {{"alpha", alpha}})});
+    x = b.node("Reshape", {b.node("Reshape", {y, b.ints({128, out / 2})}), b.ints({64, out})});
+  }
+  return graph_of(b.build({x}));
+}
+
 std::vector<graph::Graph> graphs() {
   std::vector<graph::Graph> out;
   out.push_back(residual_cnn());
@@ -188,6 +205,27 @@ TEST_CASE("the search returns a valid plan that costs no more than the default i
         }
       }
     }
+  }
+}
+
+TEST_CASE("layers priced alike are priced once, and as if each were priced on its own") {
+  const graph::Graph alike = gemm_stack(false), distinct = gemm_stack(true);
+  REQUIRE(std::count_if(alike.nodes.begin(), alike.nodes.end(),
+                        [](const graph::Node& n) { return ops::is_view(n.attrs); }) >= 8);
+  for (int threads : {1, 2}) {
+    TilingSearchOptions options;
+    options.threads = threads;
+    auto a = search_tiling(alike, profile_with_tile_cost(2e-6), default_tiling(alike, {threads}), options);
+    auto d = search_tiling(distinct, profile_with_tile_cost(2e-6), default_tiling(distinct, {threads}), options);
+    REQUIRE(a.ok());
+    REQUIRE(d.ok());
+    CHECK(a->nodes == 8);
+    CHECK(a->classes < a->nodes);
+    CHECK(d->classes == d->nodes);
+    CHECK(a->node_seconds == d->node_seconds);
+    CHECK(a->start_seconds == d->start_seconds);
+    CHECK(a->search.cost == d->search.cost);
+    for (size_t n = 0; n < alike.nodes.size(); ++n) CHECK(a->plan.nodes[n] == d->plan.nodes[n]);
   }
 }
 

@@ -75,8 +75,8 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     c.op = node.op;
     if (const ops::Epilogue* e = ops::op_epilogue(node.attrs)) {
       c.fused = e->describe();
-      c.fused_nodes = e->fused_nodes;
     }
+    c.fused_nodes = node.fused_nodes;
     for (int input : node.inputs) {
       if (input < 0 || !g.tensors[input].is_constant()) continue;
       c.weight_bytes += g.tensors[input].bytes();

@@ -80,6 +80,12 @@ void StorageMap::map(ops::Region* region) const {
   for (const View& view : views_) *region = *ops::op_footprint(view.node->attrs, view.shapes, *region, 0);
 }
 
+bool StorageMap::maps_like(const StorageMap& other) const {
+  return std::equal(
+      views_.begin(), views_.end(), other.views_.begin(), other.views_.end(),
+      [](const View& a, const View& b) { return a.node->attrs == b.node->attrs && a.shapes == b.shapes; });
+}
+
 void intersecting_tiles(const NodeTiling& tiling, uint32_t first_task, const ops::Region& region,
                         std::vector<uint32_t>* out) {
   const int rank = static_cast<int>(tiling.cuts.size());

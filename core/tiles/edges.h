@@ -30,6 +30,8 @@ class StorageMap {
   StorageMap(const graph::Graph& g, int tensor);
   int storage() const { return storage_; }
   void map(ops::Region* region) const;
+  // Whether map() moves every region as `other`'s does: the same views of the same shapes.
+  bool maps_like(const StorageMap& other) const;
 
  private:
   struct View {

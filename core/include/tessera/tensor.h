@@ -37,6 +37,7 @@ struct Tensor {
   static Tensor of(std::string name, std::vector<int64_t> dims, DType dtype, const void* data);
   // Shape and type only, for describing inputs and outputs.
   static Tensor spec(std::string name, std::vector<int64_t> dims, DType dtype);
+  bool operator==(const Tensor&) const = default;
 
   int64_t element_count() const;
   // The elements as T; empty unless T holds this tensor's dtype (uint8_t for bool and uint8).

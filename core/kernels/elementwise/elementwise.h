@@ -59,6 +59,7 @@ enum class UnaryOp {
 struct UnaryParams {
   float alpha = 0;
   float beta = 0;
+  bool operator==(const UnaryParams&) const = default;
 };
 enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin };
 
