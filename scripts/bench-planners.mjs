@@ -6,7 +6,10 @@
 // searched plan is faster; each from one bench run's interleaved medians) and their median.
 //
 //   node scripts/bench-planners.mjs [--models a,b] [--threads 2] [--scheduler dynamic]
-//                                   [--rounds 3] [--runs 20] [--json FILE]
+//                                   [--rounds 3] [--runs 20] [--profile FILE] [--json FILE]
+//
+// --profile: the profile both planners price with; without it, the one `tessera calibrate`
+// saved for this ISA, else the uncalibrated guesses.
 //
 // Models from scripts/native-models.mjs (default: the zoo and PP-OCR at the benchmarks' shapes,
 // batch 8 included). Run on an idle machine.
@@ -25,6 +28,7 @@ const scheduler = option('scheduler', 'dynamic');
 const rounds = Number(option('rounds', '3'));
 const runs = option('runs', '20');
 const jsonOut = option('json', null);
+const profile = option('profile', null);
 
 for (const name of names) {
   if (!MODELS[name]) throw new Error(`unknown model ${name}; known: ${Object.keys(MODELS).join(', ')}`);
@@ -42,7 +46,8 @@ for (let round = 1; round <= rounds; ++round) {
     const [file, extra] = MODELS[name];
     const out = path.join(tmp, `${name}.json`);
     execFileSync(cli, ['bench', path.join(root, file), ...extra, '--threads', threads, '--scheduler', scheduler,
-      '--planner', 'default,search', '--runs', runs, '--json', out], { stdio: 'ignore' });
+      '--planner', 'default,search', '--runs', runs, '--json', out, ...(profile ? ['--profile', profile] : [])],
+      { stdio: 'ignore' });
     const configs = JSON.parse(fs.readFileSync(out, 'utf8')).configurations;
     const ms = (planner) => configs.find((c) => c.planner === planner).median_ms;
     ratios[name].push(ms('default') / ms('search'));
