@@ -73,9 +73,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     CompiledNode c;
     c.name = node.name;
     c.op = node.op;
-    if (const ops::Epilogue* e = ops::op_epilogue(node.attrs)) {
-      c.fused = e->describe();
-    }
+    if (const ops::Epilogue* e = ops::op_epilogue(node.attrs)) c.fused = e->describe();
     c.fused_nodes = node.fused_nodes;
     for (int input : node.inputs) {
       if (input < 0 || !g.tensors[input].is_constant()) continue;
