@@ -63,8 +63,8 @@ graph::Graph tiny() {
 }
 
 // Eight Gemm + Tanh layers, 128 wide but for a 256-wide pair in the middle, each output read
-// through two Reshape views. Gemm's alpha changes no cost; `distinct` gives each layer its
-// own, so that no two are priced alike.
+// through two Reshape views, then two heads of different widths on the last. Gemm's alpha
+// changes no cost; `distinct` gives each Gemm its own, so that no two are priced alike.
 graph::Graph gemm_stack(bool distinct) {
   ModelBuilder b(11);
   std::string x = b.input({64, 128});
@@ -76,7 +76,10 @@ graph::Graph gemm_stack(bool distinct) {
         b.node("Tanh", {b.node("Gemm", {x, b.weight({in, out}), b.weight({out})}, {{"alpha", alpha}})});
     x = b.node("Reshape", {b.node("Reshape", {y, b.ints({128, out / 2})}), b.ints({64, out})});
   }
-  return graph_of(b.build({x}));
+  const auto head = [&](int64_t width, float alpha) {
+    return b.node("Gemm", {x, b.weight({128, width})}, {{"alpha", distinct ? alpha : 1.0f}});
+  };
+  return graph_of(b.build({head(64, 2.0f), head(512, 3.0f)}));
 }
 
 std::vector<graph::Graph> graphs() {
@@ -219,7 +222,7 @@ TEST_CASE("layers priced alike are priced once, and as if each were priced on it
     auto d = search_tiling(distinct, profile_with_tile_cost(2e-6), default_tiling(distinct, {threads}), options);
     REQUIRE(a.ok());
     REQUIRE(d.ok());
-    CHECK(a->nodes == 8);
+    CHECK(a->nodes == 10);
     CHECK(a->classes < a->nodes);
     CHECK(d->classes == d->nodes);
     CHECK(a->node_seconds == d->node_seconds);
