@@ -5,7 +5,7 @@
 
 #include "native/commands.h"
 #if defined(TESSERA_HAVE_CBC)
-#include "native/milp/cbc_solver.h"
+#include "native/milp/cbc_loader.h"
 #endif
 
 #include <algorithm>
@@ -155,7 +155,7 @@ Result<PlaceOptions> place_options(const Args& args, int threads) {
       return Status::error("--ip takes a time limit in seconds, above 0 and at most 3600");
 #if defined(TESSERA_HAVE_CBC)
     place.ip_seconds = *seconds;
-    place.milp_solver = milp::solve_with_cbc;
+    TESSERA_ASSIGN_OR_RETURN(place.milp_solver, milp::load_cbc_solver());
 #else
     return Status::error("--ip needs CBC, which this build lacks (install coinor-libcbc-dev and rebuild)");
 #endif

@@ -58,3 +58,5 @@ Result<plan::MilpResult> solve_with_cbc(const plan::Milp& milp, const std::vecto
 }
 
 }  // namespace tessera::milp
+
+extern "C" tessera::milp::SolveFunction tessera_cbc_solver() { return tessera::milp::solve_with_cbc; }
