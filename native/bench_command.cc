@@ -221,6 +221,12 @@ int bench_command(int argc, char** argv) {
   const int64_t resident = peak_resident_bytes();
   std::printf("peak resident memory: %s (weights %s, arena %s)\n", format_bytes(resident).c_str(),
               format_bytes(info.weight_bytes).c_str(), format_bytes(info.arena_bytes).c_str());
+  if (models.size() > 1) {
+    std::printf(
+        "  with %zu compiled models loaded side by side (one per thread count and planner): bench one\n"
+        "  configuration for one model's peak\n",
+        models.size());
+  }
   if (with_peak) {
     std::printf("measured peak: %.1f GFLOP/s on 1 core, %.1f GFLOP/s on %d threads\n", peak.one_core_gflops,
                 peak.all_threads_gflops, peak.threads);
@@ -235,6 +241,7 @@ int bench_command(int argc, char** argv) {
                              {"configurations", rows},
                              {"identical_outputs", identical},
                              {"peak_resident_bytes", resident},
+                             {"models_loaded", models.size()},
                              {"peak_one_core_gflops", peak.one_core_gflops},
                              {"peak_all_threads_gflops", peak.all_threads_gflops}};
     std::ofstream(args->get("json", "")) << report.dump(2) << "\n";

@@ -93,4 +93,9 @@ TEST_CASE("inspect, trace and bench work on a model") {
                                 "--scheduler dynamic,barrier");
   CHECK(bench.exit_code == 0);
   CHECK(bench.out.find("outputs bitwise identical across configurations: yes") != std::string::npos);
+  // One model per thread count: the peak is theirs together, and says so.
+  CHECK(bench.out.find("with 2 compiled models loaded side by side") != std::string::npos);
+  const Outcome one = run_cli("bench " + malformed("valid.json") + " --runs 3 --warmup 0.01 --no-peak --threads 2");
+  CHECK(one.exit_code == 0);
+  CHECK(one.out.find("side by side") == std::string::npos);
 }
