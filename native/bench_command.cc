@@ -223,8 +223,8 @@ int bench_command(int argc, char** argv) {
               format_bytes(info.weight_bytes).c_str(), format_bytes(info.arena_bytes).c_str());
   if (models.size() > 1) {
     std::printf(
-        "  with %zu compiled models loaded side by side (one per thread count and planner): bench one\n"
-        "  configuration for one model's peak\n",
+        "  with %zu compiled models loaded side by side (one per configuration but the schedulers of a\n"
+        "  default plan): bench one configuration for one model's peak\n",
         models.size());
   }
   if (with_peak) {
