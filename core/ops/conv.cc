@@ -148,6 +148,10 @@ std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Reg
   return window_footprint(a, s.inputs[0], s.output[1], a.group, out, window_input_range);
 }
 
+namespace {
+constexpr int64_t kWinogradBlock = 64;  // the narrowest channel block of a Winograd layer
+}  // namespace
+
 TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuery& q) {
   const Shape& x = s.inputs[0];
   const int64_t channels = s.output[1];
@@ -155,7 +159,11 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   const bool depthwise = a.group == channels && a.group == x[1];
   // Channel blocks follow the kernel's natural width: GEMM panels, or whole groups.
   const int64_t panel = kernels::gemm_panel_width(q.isa, static_cast<size_t>(per_group));
-  const int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
+  int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
+  // Every channel block of a Winograd layer transforms the whole input again: with 8-wide
+  // blocks (WebAssembly's panel) that transform took as long as the 36 GEMMs. Blocks of 64
+  // channels keep it near a tenth of them.
+  if (a.algorithm == ConvAlgorithm::kWinograd) align = std::min(channels, round_up(kWinogradBlock, panel));
   // Row bands hold whole GEMM row blocks where the rows are short; Winograd's row blocks are
   // 4x4-output tiles, 4 rows high.
   const int64_t mr = kernels::best_gemm_kernel(q.isa).mr;
