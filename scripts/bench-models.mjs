@@ -72,6 +72,15 @@ export const median = (values) => {
 };
 
 /**
+ * Of a measurement kept so far (or none) and a new round's, the one of the lower `measured_ms`,
+ * with `rounds_ms` listing every round's: a neighbour on a shared host only ever adds time.
+ */
+export function keepQuietest(kept, next) {
+  const rounds_ms = [...(kept?.rounds_ms ?? []), next.measured_ms];
+  return { ...(kept && kept.measured_ms <= next.measured_ms ? kept : next), rounds_ms };
+}
+
+/**
  * Writes each named model's Tessera JSON/bin (and, unless `onnx` is false, the ONNX of zoo
  * models) into `dir`, unless already there; returns [{ name, json, onnx, input: { name,
  * dims, page } }] (page: an OCR model, which gets a text page as input).

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { createEngine } from 'tessera';
-import { OCR_ASSETS, REPO, benchInput, median, runOptimisingWasm } from './bench-models.mjs';
+import { OCR_ASSETS, REPO, benchInput, keepQuietest, median, runOptimisingWasm } from './bench-models.mjs';
 import { prepareOcrModels } from './ocr-models.mjs';
 
 // name -> [JSON, the dims of its (only) input when they are symbolic, an OCR model]
@@ -174,7 +174,8 @@ async function main() {
         }
         for (const model of models) {
           const result = await measure(engine, model, args);
-          keepQuietest((report.models[model.name] ??= {}), key, result);
+          const byKey = (report.models[model.name] ??= {});
+          byKey[key] = keepQuietest(byKey[key], result);
           print(model.name, key, result, round);
         }
       } finally {
@@ -184,13 +185,6 @@ async function main() {
   }
   printTable(report.models);
   if (args.json) fs.writeFileSync(args.json, JSON.stringify(report, null, 1));
-}
-
-// Keeps the round of the lowest median latency; `rounds_ms` lists every round's.
-function keepQuietest(byKey, key, result) {
-  const kept = byKey[key];
-  const rounds = [...(kept?.rounds_ms ?? []), result.measured_ms];
-  byKey[key] = { ...(kept && kept.measured_ms <= result.measured_ms ? kept : result), rounds_ms: rounds };
 }
 
 function printTable(results) {

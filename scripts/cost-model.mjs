@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { median } from './bench-models.mjs';
+import { keepQuietest, median } from './bench-models.mjs';
 import { MODELS, cli, option, root } from './native-models.mjs';
 
 // Median and worst |error| of the nodes that take at least 1 % of the measured time (below
@@ -35,16 +35,6 @@ function nodeErrors(nodes) {
   all.sort((a, b) => a - b);
   return { counted: errors.length, of: nodes.length, median: medianOf(errors.map((e) => Math.abs(e.error))),
     medianAll: medianOf(all), worst: errors.at(-1) };
-}
-
-// `next`'s configurations merged into `kept`'s: each keeps the round it measured fastest.
-function keepQuietest(kept, next) {
-  next.configurations = next.configurations.map((c, i) => {
-    const old = kept?.configurations[i];
-    const rounds_ms = [...(old?.rounds_ms ?? []), c.measured_ms];
-    return { ...(old && old.measured_ms <= c.measured_ms ? old : c), rounds_ms };
-  });
-  return next;
 }
 
 const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
@@ -100,7 +90,9 @@ for (const name of names) {
   let result = null;
   for (let round = 0; round < rounds; ++round) {
     execFileSync(cli, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    result = keepQuietest(result, JSON.parse(fs.readFileSync(out, 'utf8')));
+    const round = JSON.parse(fs.readFileSync(out, 'utf8'));
+    round.configurations = round.configurations.map((c, i) => keepQuietest(result?.configurations[i], c));
+    result = round;
   }
   const at = (threads, scheduler) => result.configurations.find((c) => c.threads === threads && c.scheduler === scheduler);
   const ratio = (key) => at(2, 'dynamic')[key] / at(2, 'barrier')[key];
