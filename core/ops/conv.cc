@@ -81,6 +81,8 @@ const char* algorithm_name(const ConvAttrs& a) { return a.algorithm == ConvAlgor
 
 namespace {
 
+constexpr int64_t kWinogradBlock = 64;  // the narrowest channel block of a Winograd layer
+
 // Winograd's work on `out`: the convolution's flops, done as one GEMM per transform point
 // over the region's 4x4-output tiles, and the transforms, priced as passes over the outputs
 // (the input transform runs again for every channel block).
@@ -148,10 +150,6 @@ std::optional<Region> footprint(const ConvAttrs& a, const OpShapes& s, const Reg
   return window_footprint(a, s.inputs[0], s.output[1], a.group, out, window_input_range);
 }
 
-namespace {
-constexpr int64_t kWinogradBlock = 64;  // the narrowest channel block of a Winograd layer
-}  // namespace
-
 TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuery& q) {
   const Shape& x = s.inputs[0];
   const int64_t channels = s.output[1];
@@ -162,7 +160,7 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   int64_t align = depthwise ? 16 : (a.group == 1 || per_group % panel == 0 ? panel : per_group);
   // Every channel block of a Winograd layer transforms the whole input again: with 8-wide
   // blocks (WebAssembly's panel) that transform took as long as the 36 GEMMs. Blocks of 64
-  // channels keep it near a tenth of them.
+  // channels cut its repeats eightfold.
   if (a.algorithm == ConvAlgorithm::kWinograd) align = std::min(channels, round_up(kWinogradBlock, panel));
   // Row bands hold whole GEMM row blocks where the rows are short; Winograd's row blocks are
   // 4x4-output tiles, 4 rows high.
