@@ -298,18 +298,20 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
   const double edges = static_cast<double>(graph.data_edges + graph.reuse_edges);
   const double per_task_edges = graph.tasks.empty() ? 0 : edges / static_cast<double>(graph.tasks.size());
-  // Tiles price their inputs as read from a core's own caches; from another core's they come
-  // at the cross-core rate instead.
-  double cross_core_byte = 0;
-  if (profile.cross_core_gbps > 0 && profile.memory.size() > 1) {
-    cross_core_byte = std::max(0.0, 1 / (profile.cross_core_gbps * 1e9) - 1 / (profile.memory[1].read_gbps * 1e9));
-  }
   return {profile.executor.task + per_task_edges * profile.executor.edge,
           profile.executor.steal,
           profile.executor.wake,
           profile.executor.spin,
-          cross_core_byte,
+          cross_core_byte_seconds(profile, 0),
           profile.executor.remote_input};
+}
+
+double cross_core_byte_seconds(const Profile& profile, double reach_bytes) {
+  if (profile.cross_core_gbps <= 0 || profile.memory.size() < 2) return 0;
+  if (is_shared(source_level(profile, reach_bytes))) return 0;
+  // Tiles price their inputs as read from a core's own caches; from another core's they come
+  // at the cross-core rate instead.
+  return std::max(0.0, 1 / (profile.cross_core_gbps * 1e9) - 1 / (profile.memory[1].read_gbps * 1e9));
 }
 
 std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds) {

@@ -142,6 +142,11 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
 // own L2.
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
+// What a byte of a tile's input made on another core costs beyond its price, for a node whose
+// data take `reach_bytes` (tiles::data_reach_bytes): 0 where they come from a shared level
+// (L3, DRAM) anyway, as sim_tasks and sim_costs charge it.
+double cross_core_byte_seconds(const Profile& profile, double reach_bytes);
+
 // Per compiled node, the sum of its tasks' `seconds` (in task order).
 std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds);
 

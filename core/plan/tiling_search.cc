@@ -130,16 +130,48 @@ Overlap overlap(const tiles::NodeTiling& producer, const Footprints& f, std::vec
   return out;
 }
 
+// Elements the footprints cover, all footprints together.
+double footprint_elements(const Footprints& f) {
+  double elements = 0;
+  for (const auto& at : f.footprints) {
+    double k = 1;
+    for (int d = 0; d < f.rank; ++d) k *= static_cast<double>(f.intervals[at[d]].second - f.intervals[at[d]].first);
+    elements += k;
+  }
+  return elements;
+}
+
+// The consumer tiles that probably find this input made on another of `threads` threads, and
+// the share of the bytes they read that come from there, as the simulator's runtime policy
+// places tiles: one tile after one tile continues on its thread, and so does a tile that reads
+// exactly one producer tile; otherwise a tile's parents ran anywhere.
+struct Remote {
+  double tiles = 0;
+  double byte_share = 0;
+};
+
+Remote remote_reads(uint32_t producer_tiles, uint32_t consumer_tiles, const Overlap& o, size_t footprints,
+                    int threads) {
+  const double elsewhere = static_cast<double>(threads - 1) / threads;
+  const auto tc = static_cast<double>(consumer_tiles);
+  if (producer_tiles == 1) return {(tc - 1) * elsewhere, (tc - 1) / tc * elsewhere};
+  if (o.total == static_cast<int64_t>(footprints)) return {};
+  return {tc * elsewhere, elsewhere};
+}
+
 struct Link {
   int producer = 0, consumer = 0, input = 0;  // graph nodes, the consumer's input index
 };
 
 // The overlaps of every producer configuration (rows) with every consumer configuration
-// (columns) along one way of linking two classes of nodes priced alike (see search_tiling).
+// (columns) along one way of linking two classes of nodes priced alike (see search_tiling);
+// and per consumer configuration, its footprints and the bytes they read.
 struct OverlapTable {
   int producer_class = 0, consumer_class = 0, input = 0;
   tiles::StorageMap storage;
   std::vector<Overlap> overlaps;
+  std::vector<size_t> footprints;
+  std::vector<double> read_bytes;
 };
 
 }  // namespace
@@ -203,6 +235,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
   // Producer/consumer pairs through views; a producer's idle tail is shared by its consumers.
   std::vector<Link> links;
   std::vector<int> consumers(graph_node.size(), 0);
+  std::vector<int> producers(graph_node.size(), 0);
   for (int v : graph_node) {
     const graph::Node& node = g.nodes[v];
     for (size_t i = 0; i < node.inputs.size(); ++i) {
@@ -211,6 +244,7 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
       if (producer < 0 || index[producer] < 0) continue;
       links.push_back({producer, v, static_cast<int>(i)});
       ++consumers[index[producer]];
+      ++producers[index[v]];
     }
   }
 
@@ -238,24 +272,38 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
              t.storage.maps_like(storage);
     });
     if (table == tables.end()) {
-      OverlapTable counted{node_class[p], node_class[c], link.input, std::move(storage), {}};
+      OverlapTable counted{node_class[p], node_class[c], link.input, std::move(storage), {}, {}, {}};
       counted.overlaps.resize(np * nc);
+      const graph::Tensor& input = g.tensors[consumer.inputs[link.input]];
+      const double element_bytes = static_cast<double>(dtype_size(input.dtype));
       for (size_t b = 0; b < nc; ++b) {
         const Footprints reads = footprints(consumer, node_shapes[c], link.input, counted.storage, configs[c][b]);
         for (size_t a = 0; a < np; ++a) counted.overlaps[a * nc + b] = overlap(configs[p][a], reads, &cells);
+        counted.footprints.push_back(reads.footprints.size());
+        counted.read_bytes.push_back(footprint_elements(reads) * element_bytes);
       }
       table = tables.insert(tables.end(), std::move(counted));
     }
+    const double cross_core_byte = cross_core_byte_seconds(profile, static_cast<double>(reach[link.consumer]));
     for (size_t b = 0; b < nc; ++b) {
       for (size_t a = 0; a < np; ++a) {
-        const auto [edges, fewest] = table->overlaps[a * nc + b];
+        const Overlap& o = table->overlaps[a * nc + b];
         // Dependency edges cost the executor per edge; and a consumer whose first tile waits
         // for a share of the producer's tiles leaves that share of the producer's idle tail
         // unfilled (all of it when every consumer tile reads every producer tile).
         const double share =
-            fewest < 0 ? 0 : static_cast<double>(fewest) / static_cast<double>(configs[p][a].tile_count());
-        double cost = static_cast<double>(edges) * profile.executor.edge / threads;
+            o.fewest < 0 ? 0 : static_cast<double>(o.fewest) / static_cast<double>(configs[p][a].tile_count());
+        double cost = static_cast<double>(o.total) * profile.executor.edge / threads;
         if (!barrier) cost += share * priced[p][a].tail / consumers[p];
+        // Tiles whose input another thread made pay what the simulator charges them: a
+        // hand-over each (shared among the consumer's inputs) and the bytes' cross-core price.
+        if (threads > 1) {
+          const Remote r =
+              remote_reads(configs[p][a].tile_count(), configs[c][b].tile_count(), o, table->footprints[b], threads);
+          cost += (r.tiles * profile.executor.remote_input / producers[c] +
+                   r.byte_share * table->read_bytes[b] * cross_core_byte) /
+                  threads;
+        }
         edge.costs[a * nc + b] = cost;
       }
     }

@@ -312,6 +312,34 @@ TEST_CASE("a slowed thread's exposure is its longest tile per node, and it keeps
   CHECK(cautious < unexposed);
 }
 
+TEST_CASE("hand-overs are priced: when they are dear, the searched plan hands fewer tiles between threads") {
+  const graph::Graph g = residual_cnn();
+  Profile cheap = profile_with_tile_cost(0);
+  cheap.executor.remote_input = 0;
+  Profile dear = cheap;
+  dear.executor.remote_input = 1e-3;
+  tiles::CompileOptions skeleton;
+  skeleton.bind_kernels = false;
+  TilingSearchOptions options;
+  options.threads = 2;
+  const auto searched_for = [&](const Profile& profile) {
+    auto found = search_tiling(g, profile, default_tiling(g, {2}), options);
+    REQUIRE(found.ok());
+    auto compiled = tiles::compile(g, found->plan, skeleton);
+    REQUIRE(compiled.ok());
+    return std::move(compiled).value();
+  };
+  const tiles::TileGraph ignoring = searched_for(cheap), minding = searched_for(dear);
+  const auto handed_over = [&](const tiles::TileGraph& plan) {
+    const std::vector<SimTask> tasks = sim_tasks(plan, predict_task_seconds(plan, dear, 2), dear);
+    const SimResult run = simulate(tasks, {2, SimScheduler::kDynamic, sim_costs(plan, dear)});
+    return std::count_if(run.remote.begin(), run.remote.end(), [](double seconds) { return seconds > 0; });
+  };
+  CHECK(handed_over(minding) < handed_over(ignoring));
+  CHECK(predict(minding, dear, 2, SimScheduler::kDynamic).latency <
+        predict(ignoring, dear, 2, SimScheduler::kDynamic).latency);
+}
+
 TEST_CASE("planner names parse both ways, and nothing else does") {
   Planner p = Planner::kDefault;
   CHECK(parse_planner("search", &p));
