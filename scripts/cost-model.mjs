@@ -90,9 +90,9 @@ for (const name of names) {
   let result = null;
   for (let round = 0; round < rounds; ++round) {
     execFileSync(cli, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    const round = JSON.parse(fs.readFileSync(out, 'utf8'));
-    round.configurations = round.configurations.map((c, i) => keepQuietest(result?.configurations[i], c));
-    result = round;
+    const measured = JSON.parse(fs.readFileSync(out, 'utf8'));
+    measured.configurations = measured.configurations.map((c, i) => keepQuietest(result?.configurations[i], c));
+    result = measured;
   }
   const at = (threads, scheduler) => result.configurations.find((c) => c.threads === threads && c.scheduler === scheduler);
   const ratio = (key) => at(2, 'dynamic')[key] / at(2, 'barrier')[key];

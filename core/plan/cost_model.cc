@@ -287,7 +287,7 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     tasks[t].seconds = seconds[t];
     tasks[t].children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
     const tiles::CompiledNode& node = graph.nodes[task.node];
-    if (is_shared(source_level(profile, static_cast<double>(node.reach_bytes)))) continue;
+    if (reads_shared_level(profile, static_cast<double>(node.reach_bytes))) continue;
     const double output = static_cast<double>(task.region.element_count()) * 4;
     const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
     tasks[t].input_bytes = std::max(0.0, task.cost.bytes - output - weights);
@@ -302,13 +302,16 @@ SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
           profile.executor.steal,
           profile.executor.wake,
           profile.executor.spin,
-          cross_core_byte_seconds(profile, 0),
+          cross_core_byte_seconds(profile),
           profile.executor.remote_input};
 }
 
-double cross_core_byte_seconds(const Profile& profile, double reach_bytes) {
+bool reads_shared_level(const Profile& profile, double reach_bytes) {
+  return is_shared(source_level(profile, reach_bytes));
+}
+
+double cross_core_byte_seconds(const Profile& profile) {
   if (profile.cross_core_gbps <= 0 || profile.memory.size() < 2) return 0;
-  if (is_shared(source_level(profile, reach_bytes))) return 0;
   // Tiles price their inputs as read from a core's own caches; from another core's they come
   // at the cross-core rate instead.
   return std::max(0.0, 1 / (profile.cross_core_gbps * 1e9) - 1 / (profile.memory[1].read_gbps * 1e9));

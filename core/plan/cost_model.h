@@ -142,10 +142,13 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
 // own L2.
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
-// What a byte of a tile's input made on another core costs beyond its price, for a node whose
-// data take `reach_bytes` (tiles::data_reach_bytes): 0 where they come from a shared level
-// (L3, DRAM) anyway, as sim_tasks and sim_costs charge it.
-double cross_core_byte_seconds(const Profile& profile, double reach_bytes);
+// Whether a node whose data take `reach_bytes` (tiles::data_reach_bytes) reads them from a
+// shared level (L3, DRAM): there, data another core made cost what they would anyway.
+bool reads_shared_level(const Profile& profile, double reach_bytes);
+
+// What a byte of a tile's input made on another core costs beyond a read from the core's own
+// L2, where its node's data sit in a core's own caches (see reads_shared_level).
+double cross_core_byte_seconds(const Profile& profile);
 
 // Per compiled node, the sum of its tasks' `seconds` (in task order).
 std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds);

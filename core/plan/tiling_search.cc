@@ -141,15 +141,16 @@ double footprint_elements(const Footprints& f) {
   return elements;
 }
 
-// The consumer tiles that probably find this input made on another of `threads` threads, and
-// the share of the bytes they read that come from there, as the simulator's runtime policy
-// places tiles: one tile after one tile continues on its thread, and so does a tile that reads
-// exactly one producer tile; otherwise a tile's parents ran anywhere.
+// Consumer tiles that find an input made on another thread, and the share of the bytes they
+// read that come from there.
 struct Remote {
   double tiles = 0;
   double byte_share = 0;
 };
 
+// Where the runtime's policy places the consumer tiles of one edge over `threads` threads: one
+// tile after one tile continues on its thread, and so does a tile that reads exactly one
+// producer tile; otherwise a tile's parents ran anywhere.
 Remote remote_reads(uint32_t producer_tiles, uint32_t consumer_tiles, const Overlap& o, size_t footprints,
                     int threads) {
   const double elsewhere = static_cast<double>(threads - 1) / threads;
@@ -284,7 +285,8 @@ Result<TilingSearch> search_tiling(const graph::Graph& g, const Profile& profile
       }
       table = tables.insert(tables.end(), std::move(counted));
     }
-    const double cross_core_byte = cross_core_byte_seconds(profile, static_cast<double>(reach[link.consumer]));
+    const double cross_core_byte =
+        reads_shared_level(profile, static_cast<double>(reach[link.consumer])) ? 0 : cross_core_byte_seconds(profile);
     for (size_t b = 0; b < nc; ++b) {
       for (size_t a = 0; a < np; ++a) {
         const Overlap& o = table->overlaps[a * nc + b];
