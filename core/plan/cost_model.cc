@@ -154,14 +154,18 @@ TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, 
   // passes through both): each node's once per run, spread over its tiles (a GEMM's row
   // blocks after the first read them again from a closer level: TilePricer::node).
   weight_level_ = &source_level(profile, model_bytes);
-  weight_bandwidth_ = thread_bandwidth(profile, *weight_level_, threads, Traffic::kRead);
+  weight_rate_ = rate(*weight_level_, Traffic::kRead);
   for (const MemoryLevel& level : profile.memory) {
     if (is_shared(level)) {
-      shared_bandwidth_ = thread_bandwidth(profile, level, threads, Traffic::kRead);
+      restream_rate_ = rate(level, Traffic::kRead);
       break;
     }
     private_bytes_ = static_cast<double>(level.bytes);
   }
+}
+
+TilePricer::Rate TilePricer::rate(const MemoryLevel& level, Traffic traffic) const {
+  return {thread_bandwidth(profile_, level, 1, traffic), thread_bandwidth(profile_, level, threads_, traffic)};
 }
 
 // Seconds of compute of one task, its data in L1, without a fused activation.
@@ -199,13 +203,13 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
   return 0;
 }
 
-double TilePricer::restream_seconds(const ops::OpCost& c) const {
+double TilePricer::restream_bytes(const ops::OpCost& c) const {
   const ops::GemmShape& g = c.gemm;
-  if (c.kind != ops::WorkKind::kGemm || shared_bandwidth_ <= 0) return 0;
+  if (c.kind != ops::WorkKind::kGemm || restream_rate_.alone <= 0) return 0;
   const double panels = panel_bytes(g);
   if (panels <= private_bytes_) return 0;
   const double passes = std::ceil(static_cast<double>(g.rows) / blocks_.of(g).mr) - 1;
-  return gemm_count(c) * passes * panels / shared_bandwidth_;
+  return gemm_count(c) * passes * panels;
 }
 
 double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const {
@@ -226,16 +230,22 @@ TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint3
   // stream in order, prefetched.
   const MemoryLevel& level = source_level(profile_, reach_bytes);
   const double again = std::max(0.0, weight_reads - weight_bytes);
-  const double rereads =
-      again > 0 ? again / thread_bandwidth(profile_, source_level(profile_, weight_bytes), threads_, Traffic::kRead)
-                : 0;
-  return {&level, thread_bandwidth(profile_, level, threads_),
-          (weight_bytes / weight_bandwidth_ + rereads) / std::max(1u, tiles), weight_bytes};
+  const MemoryLevel& again_level = source_level(profile_, weight_bytes);
+  const Rate again_rate = rate(again_level, Traffic::kRead);
+  const double per_tile = 1.0 / std::max(1u, tiles);
+  Node out{&level, rate(level, Traffic::kCopy), 0, 0, weight_bytes};
+  out.weight_seconds = (weight_bytes / weight_rate_.alone + again / again_rate.alone) * per_tile;
+  // The shared levels' part when every thread reads its share at once.
+  out.weight_shared_seconds = ((is_shared(*weight_level_) ? weight_bytes / weight_rate_.all : 0) +
+                               (is_shared(again_level) ? again / again_rate.all : 0)) *
+                              per_tile;
+  return out;
 }
 
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
-  const double compute = compute_seconds(cost, elements) + restream_seconds(cost);
+  const double restream = restream_bytes(cost);
+  const double compute = compute_seconds(cost, elements) + (restream > 0 ? restream / restream_rate_.alone : 0);
   // A GEMM tile's bytes count its weight panels once (B's footprint); they are the node's
   // weight reads (weight_seconds), the rest its activations.
   const double panels = cost.kind == ops::WorkKind::kGemm ? std::min(node.weight_bytes, panel_bytes(cost.gemm)) : 0;
@@ -249,13 +259,20 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const double fetched = cost.input_run_bytes > 0 && cost.input_run_bytes < kFetchBytes
                              ? bytes * kFetchBytes / static_cast<double>(cost.input_run_bytes)
                              : bytes;
-  const double memory = fetched / (overflows ? thread_bandwidth(profile_, level, threads_) : node.bandwidth);
+  const Rate bandwidth = overflows ? rate(level, Traffic::kCopy) : node.bandwidth;
+  const double memory = fetched / bandwidth.alone;
   // Within a core's own caches, loads overlap the compute; misses to the shared levels
   // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
   // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.
   const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
-  const double kernel =
+  const double alone =
       is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
+  // Threads share a level's bandwidth only when their demand exceeds it: a tile takes at
+  // least its shared-level bytes at its share of what all cores reach (BERT-base's matmuls
+  // stream their weights from DRAM far below it and lose nothing on two threads).
+  const double shared = (is_shared(level) ? fetched / bandwidth.all : 0) + node.weight_shared_seconds +
+                        (restream > 0 ? restream / restream_rate_.all : 0);
+  const double kernel = std::max(alone, shared);
   return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(blocks_, cost);
 }
 

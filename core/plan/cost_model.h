@@ -5,9 +5,11 @@
 // (ops::WorkKind) and its memory traffic at the bandwidth of the level its node's data
 // probably come from: whichever is longer when that level is the core's own (L1, L2), their
 // sum when it is shared (L3, DRAM); or the node's weights read once from the level that
-// holds all the model's weights, if that takes longer; scaled and offset by the profile's
-// in-model fit. The executor's per-task and per-edge costs come
-// on top, in the simulation. docs/cost-model.md gives the formulas and their errors.
+// holds all the model's weights, if that takes longer. On P threads a tile takes at least
+// its shared-level bytes at a P-th of what all cores reach there: threads slow each other
+// only where their demand exceeds it. Then scaled and offset by the profile's in-model fit.
+// The executor's per-task and per-edge costs come on top, in the simulation.
+// docs/cost-model.md gives the formulas and their errors.
 #pragma once
 
 #include <array>
@@ -78,12 +80,19 @@ class TilePricer {
  public:
   TilePricer(const Profile& profile, int threads, double model_bytes, bool in_model = true);
 
+  // Bytes per second one thread gets from a level: reading alone, and when every one of the
+  // `threads` threads reads it at once.
+  struct Rate {
+    double alone = 0;
+    double all = 0;
+  };
   // What a node's tiles share: where its data come from, its weights' time per tile.
   struct Node {
     const MemoryLevel* level = nullptr;
-    double bandwidth = 0;       // bytes per second from `level`
-    double weight_seconds = 0;  // the node's weight reads (below), spread over its tiles
-    double weight_bytes = 0;    // the node's weights
+    Rate bandwidth;                    // from `level`
+    double weight_seconds = 0;         // the node's weight reads (below), spread over its tiles
+    double weight_shared_seconds = 0;  // their shared-level part at the `all` rate
+    double weight_bytes = 0;           // the node's weights
   };
   // `reach_bytes`: what the caches must hold for the node to find its inputs
   // (tiles::data_reach_bytes); its data come from the level whose half holds them.
@@ -107,8 +116,9 @@ class TilePricer {
   double compute_seconds(const ops::OpCost& cost, double elements) const;
   // The GEMM micro-kernel streams a tile's packed weights (depth x columns) once per block of
   // rows: when they overflow the core's private caches, every pass after the first reads them
-  // from the shared level again.
-  double restream_seconds(const ops::OpCost& cost) const;
+  // from the shared level again (these bytes).
+  double restream_bytes(const ops::OpCost& cost) const;
+  Rate rate(const MemoryLevel& level, Traffic traffic) const;
 
   const Profile& profile_;
   KernelBlocks blocks_;
@@ -116,9 +126,9 @@ class TilePricer {
   std::array<double, kUnaryOps> unary_ns_{};    // by kernels::UnaryOp, resolved once
   std::array<InModel, kWorkKinds> in_model_{};  // by ops::WorkKind
   const MemoryLevel* weight_level_ = nullptr;
-  double weight_bandwidth_ = 0;
-  double private_bytes_ = 0;     // the last private level's capacity
-  double shared_bandwidth_ = 0;  // one of `threads` threads reading the first shared level
+  Rate weight_rate_;
+  double private_bytes_ = 0;  // the last private level's capacity
+  Rate restream_rate_;        // reading the first shared level
 };
 
 // Weight bytes one tile of a node with `weight_bytes` of weights over `tiles` tiles reads: a

@@ -554,6 +554,7 @@ TEST_CASE(
           {0, elementwise_cost(30000), 1000},  // its 30 KB overflow half the L1: 750 ns from L2
           {1, elementwise_cost(30000), 1000},  // 750 ns of traffic
           {2, elementwise_cost(12000), 1000},  // 1200 ns of traffic, added to the compute
+          {2, elementwise_cost(1200), 10000},  // 2500 ns of compute, 120 ns of traffic
       },
       {8000, 80000, int64_t{1} << 31});
   const std::vector<double> one = predict_task_seconds(g, p, 1);
@@ -561,11 +562,15 @@ TEST_CASE(
   CHECK(one[1] == Approx(750e-9));
   CHECK(one[2] == Approx(750e-9));
   CHECK(one[3] == Approx(250e-9 + 1200e-9));
+  CHECK(one[4] == Approx(2500e-9 + 120e-9));
   // Two threads share DRAM (20 x 10/15 GB/s between them); the private levels are unchanged.
+  // A tile takes at least its DRAM bytes at its half of that (1800 ns), more than alone; one
+  // that asks DRAM for little runs as it does alone.
   const std::vector<double> two = predict_task_seconds(g, p, 2);
   CHECK(two[1] == Approx(one[1]));
   CHECK(two[2] == Approx(one[2]));
-  CHECK(two[3] == Approx(250e-9 + 12000 / (20e9 * 10 / 15 / 2)));
+  CHECK(two[3] == Approx(12000 / (20e9 * 10 / 15 / 2)));
+  CHECK(two[4] == Approx(one[4]));
 }
 
 TEST_CASE("weights stream once per node from the level that holds them and the arena") {
@@ -579,7 +584,8 @@ TEST_CASE("weights stream once per node from the level that holds them and the a
   CHECK(one[0] == Approx(gemm + 600'000 / 30e9));
   CHECK(one[1] == Approx(gemm + 600'000 / 30e9));
   CHECK(one[2] == Approx(gemm + 800'000 / 30e9));
-  CHECK(predict_task_seconds(g, p, 2)[0] == Approx(gemm + 600'000 / 15e9));
+  // On two threads at once, the 600 KB at 15 GB/s take longer than the tile alone.
+  CHECK(predict_task_seconds(g, p, 2)[0] == Approx(600'000 / 15e9));
   // A run also passes through its arena: with 8 MB of activations the weights no longer stay
   // in half the L3, and come from DRAM.
   g.arena_bytes = 8 << 20;
