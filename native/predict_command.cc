@@ -224,8 +224,9 @@ int predict_command(int argc, char** argv) {
   const nlohmann::json rows = report_configurations(configs, thread_counts.front());
   std::printf(
       "\nassumptions (docs/cost-model.md): L1 and L2 per core; L3 and DRAM shared, L3 bandwidth growing\n"
-      "with cores past this machine's %d and DRAM bandwidth fixed; per-tile, per-edge and hand-over\n"
-      "costs as calibrated, the same at every thread count.\n",
+      "with cores past this machine's %d and DRAM bandwidth fixed, divided among the threads where\n"
+      "their demand exceeds it; per-tile, per-edge and hand-over costs as calibrated, the same at\n"
+      "every thread count.\n",
       cores);
 
   if (args->has("json")) {
