@@ -8,14 +8,14 @@
 
 namespace tessera::kernels {
 
-// Implements GemmUkernelFn (see gemm.h). Every trip count below except kc and ks is a
-// compile-time constant and fully unrolled, so the MR x NR/kWidth accumulators stay in
-// registers. All MR rows are computed whatever mr is, and columns past nc only vanish at the
-// store, so no lane's arithmetic depends on the block shape. KU unrolls the k loop (the
-// order of the multiply-adds stays the same).
-template <class Vec, int MR, int NR, int KU = 1>
-void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c,
-                  size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
+// Implements GemmUkernelFn (see gemm.h) for `a` holding kAStride row pointers per tap. Every
+// trip count below except kc and ks is a compile-time constant and fully unrolled, so the
+// MR x NR/kWidth accumulators stay in registers. All MR rows are computed whatever mr is, and
+// columns past nc only vanish at the store, so no lane's arithmetic depends on the block
+// shape. KU unrolls the k loop (the order of the multiply-adds stays the same).
+template <class Vec, int MR, int NR, int KU = 1, int kAStride = MR>
+void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,
+                       float* c, size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
   using V = typename Vec::V;
   constexpr int kW = Vec::kWidth;
   constexpr int kNV = NR / kW;
@@ -33,7 +33,7 @@ void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const
   for (size_t t = 0; t < ks; ++t) {
     const float* row[MR];
 #pragma GCC unroll 32
-    for (int r = 0; r < MR; ++r) row[r] = a[t * MR + r];
+    for (int r = 0; r < MR; ++r) row[r] = a[t * kAStride + r];
     auto step = [&](size_t k) {
       V b[kNV];
 #pragma GCC unroll 16
@@ -76,6 +76,20 @@ void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const
         Vec::store_partial(out + col, Vec::min(hi, Vec::max(lo, v)), n);
       }
     }
+  }
+}
+
+// The micro-kernel of MR x NR. A block of one row (a batch-1 classifier's matrix-vector
+// product, a ragged last block) runs a one-row instance of it: the same multiply-adds per
+// output, so the same bits, without computing MR - 1 rows nobody stores (VGG-16's 400 MB
+// fully-connected layer was 14 rows of FMAs per weight, not a stream of the weights).
+template <class Vec, int MR, int NR, int KU = 1>
+void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c,
+                  size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
+  if (mr == 1) {
+    gemm_ukernel_rows<Vec, 1, NR, KU, MR>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  } else {
+    gemm_ukernel_rows<Vec, MR, NR, KU>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
   }
 }
 
