@@ -181,13 +181,18 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
                   });
     REQUIRE(std::memcmp(whole.data(), row_split.data(), whole.size() * sizeof(float)) == 0);
 
-    // Every row alone: the one-row instance of the kernel (gemm_impl.h), over all taps.
-    const std::vector<float> single_rows = run_tiled(kernel, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp,
-                                                     [](size_t, size_t max_cols, size_t* rows, size_t* cols) {
-                                                       *rows = 1;
-                                                       *cols = max_cols;
-                                                     });
-    REQUIRE(std::memcmp(whole.data(), single_rows.data(), whole.size() * sizeof(float)) == 0);
+    // Every row alone, then blocks of half the kernel's rows: its one-row and half-height
+    // instances (gemm_impl.h), over all taps.
+    for (const size_t block : {size_t{1}, std::max<size_t>(1, static_cast<size_t>(kernel.mr) / 2)}) {
+      INFO("blocks of " << block << " rows");
+      const std::vector<float> short_blocks =
+          run_tiled(kernel, m, n, kc, ks, ops.a, ops.packed, ops.residual, clamp,
+                    [block](size_t max_rows, size_t max_cols, size_t* rows, size_t* cols) {
+                      *rows = std::min(block, max_rows);
+                      *cols = max_cols;
+                    });
+      REQUIRE(std::memcmp(whole.data(), short_blocks.data(), whole.size() * sizeof(float)) == 0);
+    }
 
     // Random column counts: columns past nc are not written, the written ones must match.
     const std::vector<float> col_split =
