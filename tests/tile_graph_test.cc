@@ -183,7 +183,7 @@ TEST_CASE("the simulator replays compiled graphs: every task after its parents, 
     std::vector<double> seconds;
     for (const tiles::Task& task : c->tiles.tasks) seconds.push_back(1e-9 * (task.cost.flops + 1000));
     const std::vector<plan::SimTask> tasks =
-        plan::sim_tasks(c->tiles, seconds, plan::uncalibrated_profile("scalar", "native"));
+        plan::sim_tasks(c->tiles, seconds, plan::uncalibrated_profile("scalar", "native"), 1);
     double work = 0;
     for (double s : seconds) work += s;
     for (plan::SimScheduler scheduler : {plan::SimScheduler::kDynamic, plan::SimScheduler::kBarrier}) {

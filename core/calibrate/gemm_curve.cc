@@ -23,8 +23,13 @@ plan::GemmCurve measure_gemm_curve(Isa isa, const Budget& budget) {
     curve.columns = {8, 16, 32, 64, 128, 256, 512};
     curve.depths = {8, 32, 128, 512, 2048, 8192};
   }
-  const auto padded = [](int64_t x, int multiple) {
-    return static_cast<double>((x + multiple - 1) / multiple * multiple) / static_cast<double>(x);
+  // Padded work over real work: columns to whole panels, rows as the kernel computes them.
+  const auto padded_columns = [&](int64_t x) {
+    return static_cast<double>((x + kernel.nr - 1) / kernel.nr * kernel.nr) / static_cast<double>(x);
+  };
+  const auto padded_rows = [&](int64_t x) {
+    return static_cast<double>(kernels::gemm_rows_computed(static_cast<size_t>(x), static_cast<size_t>(kernel.mr))) /
+           static_cast<double>(x);
   };
   // Two passes over the grid, each point's faster one kept: on a shared host a burst of
   // contention slows the points it meets (a run of them read 87-93 instead of 111-117 GFLOP/s
@@ -39,7 +44,7 @@ plan::GemmCurve measure_gemm_curve(Isa isa, const Budget& budget) {
           const double real =
               kernels::measure_gemm_gflops(kernel, static_cast<size_t>(rows), static_cast<size_t>(columns),
                                            static_cast<size_t>(depth), budget.point() / 8);
-          curve.gflops[i] = std::max(curve.gflops[i], real * padded(rows, kernel.mr) * padded(columns, kernel.nr));
+          curve.gflops[i] = std::max(curve.gflops[i], real * padded_rows(rows) * padded_columns(columns));
           ++i;
         }
       }

@@ -170,13 +170,19 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
   std::map<std::string, std::vector<Sample>> samples;
   double between = 0, edges = 0, tasks = 0;
   const plan::KernelBlocks blocks(profile);
+  plan::Profile rates = profile;  // the rates alone, what the fit scales
+  rates.in_model.clear();
   for (const Probe& probe : probes) {
     for (double tile_flops : {2e5, 2e6, 2e7}) {
       TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<const Specialization> spec,
                                probe.net.compile(probe.output, probe.shape, isa, tile_flops));
       const tiles::TileGraph& g = spec->tile_graph;
       TESSERA_ASSIGN_OR_RETURN(TaskTimes measured, time_tasks(g, budget.point()));
-      const std::vector<double> predicted = plan::predict_task_seconds(g, profile, 1, /*in_model=*/false);
+      // As the run met them: on one thread, depth-first, some inputs still in cache.
+      std::vector<double> predicted = plan::predict_task_seconds(g, rates, 1);
+      const plan::SimResult run = plan::simulate(plan::sim_tasks(g, predicted, rates, 1),
+                                                 {1, plan::SimScheduler::kDynamic, plan::sim_costs(g, rates)});
+      for (size_t t = 0; t < g.tasks.size(); ++t) predicted[t] += run.inputs[t];
       for (size_t t = 0; t < g.tasks.size(); ++t) {
         samples[plan::work_kind_name(g.tasks[t].cost.kind)].push_back(
             {predicted[t], plan::gemm_tap_blocks(blocks, g.tasks[t].cost), measured.task[t]});

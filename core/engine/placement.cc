@@ -21,7 +21,7 @@ namespace {
 // every worker works at once, as in a stream).
 std::vector<double> node_spans(const tiles::TileGraph& tg, const plan::Profile& profile, int threads, int busy) {
   const std::vector<double> seconds = plan::predict_task_seconds(tg, profile, busy);
-  const plan::SimResult sim = plan::simulate(plan::sim_tasks(tg, seconds, profile),
+  const plan::SimResult sim = plan::simulate(plan::sim_tasks(tg, seconds, profile, busy),
                                              {threads, plan::SimScheduler::kBarrier, plan::sim_costs(tg, profile)});
   std::vector<double> spans(tg.nodes.size(), 0);
   for (size_t n = 0; n < tg.nodes.size(); ++n) {

@@ -32,6 +32,25 @@ Bracket bracket(const std::vector<int64_t>& points, double x) {
 
 bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.name == "DRAM"; }
 
+// A core's last own cache level, and the first shared one (null where the profile has none).
+const MemoryLevel* own_cache_level(const Profile& profile) {
+  const MemoryLevel* own = nullptr;
+  for (const MemoryLevel& level : profile.memory) {
+    if (is_shared(level)) break;
+    own = &level;
+  }
+  return own;
+}
+const MemoryLevel* shared_cache_level(const Profile& profile) {
+  for (const MemoryLevel& level : profile.memory) {
+    if (is_shared(level)) return level.bytes > 0 ? &level : nullptr;
+  }
+  return nullptr;
+}
+
+// Half a level's capacity, where data stay (source_level); 0 for none.
+double half_capacity(const MemoryLevel* level) { return level ? 0.5 * static_cast<double>(level->bytes) : 0; }
+
 // What one fetch from beyond L1 brings: two 64-byte lines (the adjacent-line prefetchers of
 // x86 and Arm cores alike).
 constexpr double kFetchBytes = 128;
@@ -155,12 +174,13 @@ TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, 
   // blocks after the first read them again from a closer level: TilePricer::node).
   weight_level_ = &source_level(profile, model_bytes);
   weight_rate_ = rate(*weight_level_, Traffic::kRead);
+  own_cache_ = own_cache_level(profile);
+  shared_cache_ = shared_cache_level(profile);
   for (const MemoryLevel& level : profile.memory) {
     if (is_shared(level)) {
       restream_rate_ = rate(level, Traffic::kRead);
       break;
     }
-    private_bytes_ = static_cast<double>(level.bytes);
   }
 }
 
@@ -193,8 +213,11 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
       const double count = gemm_count(c);
       if (count == 0) return 0;
       const KernelBlocks::Block block = blocks_.of(g);
-      const double padded = 2.0 * round_up(static_cast<double>(g.rows), block.mr) *
-                            round_up(static_cast<double>(g.columns), block.nr) * static_cast<double>(g.depth) * count;
+      const double rows = p.gemm.short_blocks ? static_cast<double>(kernels::gemm_rows_computed(
+                                                    static_cast<size_t>(g.rows), static_cast<size_t>(block.mr)))
+                                              : round_up(static_cast<double>(g.rows), block.mr);
+      const double padded =
+          2.0 * rows * round_up(static_cast<double>(g.columns), block.nr) * static_cast<double>(g.depth) * count;
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
                                       static_cast<double>(g.depth));
       return padded / (rate * 1e9);
@@ -207,7 +230,7 @@ double TilePricer::restream_bytes(const ops::OpCost& c) const {
   const ops::GemmShape& g = c.gemm;
   if (c.kind != ops::WorkKind::kGemm || restream_rate_.alone <= 0) return 0;
   const double panels = panel_bytes(g);
-  if (panels <= private_bytes_) return 0;
+  if (panels <= (own_cache_ != nullptr ? static_cast<double>(own_cache_->bytes) : 0)) return 0;
   const double passes = std::ceil(static_cast<double>(g.rows) / blocks_.of(g).mr) - 1;
   return gemm_count(c) * passes * panels;
 }
@@ -242,7 +265,7 @@ TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint3
   return out;
 }
 
-double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
+double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements, Warm warm) const {
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
   const double restream = restream_bytes(cost);
   const double compute = compute_seconds(cost, elements) + (restream > 0 ? restream / restream_rate_.alone : 0);
@@ -260,26 +283,37 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
                              ? bytes * kFetchBytes / static_cast<double>(cost.input_run_bytes)
                              : bytes;
   const Rate bandwidth = overflows ? rate(level, Traffic::kCopy) : node.bandwidth;
-  const double memory = fetched / bandwidth.alone;
+  // Inputs a producer left in a closer cache come from there.
+  const bool closer = is_shared(level) && warm.level != nullptr && warm.level < &level && bytes > 0;
+  const double warm_fetched = closer ? std::min(warm.bytes, bytes) / bytes * fetched : 0;
+  const Rate warm_rate = closer ? rate(*warm.level, Traffic::kRead) : Rate{1, 1};
+  const double warm_seconds = warm_fetched / warm_rate.alone;
+  const double memory = (fetched - warm_fetched) / bandwidth.alone;
   // Within a core's own caches, loads overlap the compute; misses to the shared levels
   // stall it (what the 112 x 112 layers of MobileNetV2 show), activations and weights
   // alike. Only a weight-bound layer (VGG-16's 400 MB fully-connected one) is all stall.
-  const double activations = is_shared(level) ? compute + memory : std::max(compute, memory);
+  const bool warm_stalls = closer && is_shared(*warm.level);
+  const double activations = !is_shared(level) ? std::max(compute, memory)
+                             : warm_stalls     ? compute + warm_seconds + memory
+                                               : std::max(compute, warm_seconds) + memory;
   const double alone =
       is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
   // Threads share a level's bandwidth only when their demand exceeds it: a tile takes at
   // least its shared-level bytes at its share of what all cores reach (BERT-base's matmuls
   // stream their weights from DRAM far below it and lose nothing on two threads).
-  const double shared = (is_shared(level) ? fetched / bandwidth.all : 0) + node.weight_shared_seconds +
+  const double shared = (is_shared(level) ? (fetched - warm_fetched) / bandwidth.all : 0) +
+                        (warm_stalls ? warm_fetched / warm_rate.all : 0) + node.weight_shared_seconds +
                         (restream > 0 ? restream / restream_rate_.all : 0);
   const double kernel = std::max(alone, shared);
   return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(blocks_, cost);
 }
 
-std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
-                                         bool in_model) {
-  std::vector<double> seconds(graph.tasks.size(), 0.0);
-  const TilePricer pricer(profile, threads, static_cast<double>(graph.weight_bytes + graph.arena_bytes), in_model);
+namespace {
+
+// Prices every task of `graph` in order, each node's share once: price(task index, the
+// node's share, the task).
+template <class Price>
+void price_tasks(const tiles::TileGraph& graph, const TilePricer& pricer, Price&& price) {
   for (const tiles::CompiledNode& node : graph.nodes) {
     const auto weights = static_cast<double>(node.weight_bytes);
     double reads = 0;
@@ -287,28 +321,58 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
       reads += tile_weight_bytes(graph.tasks[t].cost, weights, node.task_count);
     }
     const TilePricer::Node priced = pricer.node(static_cast<double>(node.reach_bytes), weights, node.task_count, reads);
-    for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
-      const tiles::Task& task = graph.tasks[t];
-      seconds[t] = pricer.seconds(priced, task.cost, static_cast<double>(task.region.element_count()));
-    }
+    for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) price(t, priced, graph.tasks[t]);
   }
+}
+
+double model_bytes(const tiles::TileGraph& graph) {
+  return static_cast<double>(graph.weight_bytes + graph.arena_bytes);
+}
+
+}  // namespace
+
+double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements) const {
+  return seconds(node, cost, elements, Warm{});
+}
+
+std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
+                                         bool in_model) {
+  std::vector<double> seconds(graph.tasks.size(), 0.0);
+  const TilePricer pricer(profile, threads, model_bytes(graph), in_model);
+  price_tasks(graph, pricer, [&](uint32_t t, const TilePricer::Node& node, const tiles::Task& task) {
+    seconds[t] = pricer.seconds(node, task.cost, static_cast<double>(task.region.element_count()));
+  });
   return seconds;
 }
 
-std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile) {
+std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile,
+                               int threads) {
   TESSERA_CHECK(seconds.size() == graph.tasks.size());
   std::vector<SimTask> tasks(graph.tasks.size());
-  for (size_t t = 0; t < graph.tasks.size(); ++t) {
-    const tiles::Task& task = graph.tasks[t];
-    tasks[t].node = task.node;
-    tasks[t].seconds = seconds[t];
-    tasks[t].children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
+  const TilePricer pricer(profile, threads, model_bytes(graph));
+  price_tasks(graph, pricer, [&](uint32_t t, const TilePricer::Node& priced, const tiles::Task& task) {
+    SimTask& out = tasks[t];
+    out.node = task.node;
+    out.seconds = seconds[t];
+    out.children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
     const tiles::CompiledNode& node = graph.nodes[task.node];
-    if (reads_shared_level(profile, static_cast<double>(node.reach_bytes))) continue;
-    const double output = static_cast<double>(task.region.element_count()) * 4;
+    const auto elements = static_cast<double>(task.region.element_count());
+    out.output_bytes = elements * 4;
+    out.bytes = task.cost.bytes;
     const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
-    tasks[t].input_bytes = std::max(0.0, task.cost.bytes - output - weights);
-  }
+    const double inputs = std::max(0.0, task.cost.bytes - out.output_bytes - weights);
+    if (!is_shared(*priced.level)) {
+      out.input_bytes = inputs;
+      return;
+    }
+    const double cold = pricer.seconds(priced, task.cost, elements);
+    const auto saving = [&](const MemoryLevel* cache) {
+      return cache ? std::clamp(cold - pricer.seconds(priced, task.cost, elements, {inputs, cache}), 0.0, seconds[t])
+                   : 0.0;
+    };
+    out.saving_in_own_cache = saving(pricer.own_cache());
+    out.saving_in_shared_cache = saving(pricer.shared_cache());
+  });
   return tasks;
 }
 
@@ -320,7 +384,9 @@ SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
           profile.executor.wake,
           profile.executor.spin,
           cross_core_byte_seconds(profile),
-          profile.executor.remote_input};
+          profile.executor.remote_input,
+          half_capacity(own_cache_level(profile)),
+          half_capacity(shared_cache_level(profile))};
 }
 
 bool reads_shared_level(const Profile& profile, double reach_bytes) {
@@ -346,11 +412,11 @@ Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int th
   out.threads = threads;
   out.scheduler = scheduler;
   const std::vector<double> seconds = predict_task_seconds(graph, profile, threads);
-  const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile);
+  const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile, threads);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
-  std::vector<double> with_remote = seconds;
-  for (size_t t = 0; t < with_remote.size(); ++t) with_remote[t] += sim.remote[t];
-  out.node_seconds = node_seconds(graph, with_remote);
+  std::vector<double> as_run = seconds;
+  for (size_t t = 0; t < as_run.size(); ++t) as_run[t] += sim.inputs[t];
+  out.node_seconds = node_seconds(graph, as_run);
   out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);
   out.critical_path = sim.critical_path;
   out.idle = sim.idle;

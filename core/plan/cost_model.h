@@ -102,8 +102,19 @@ class TilePricer {
   // that holds the node's own weights.
   Node node(double reach_bytes, double weight_bytes, uint32_t tiles, double weight_reads) const;
 
-  // Seconds of one tile's kernel: `cost` of its region, `elements` in it.
+  // Input bytes of a tile still in a cache closer than its node's level, `level`: a producer
+  // ran just before (on the same core, for a core's own cache).
+  struct Warm {
+    double bytes = 0;
+    const MemoryLevel* level = nullptr;
+  };
+  // Seconds of one tile's kernel: `cost` of its region, `elements` in it, `warm` of its
+  // inputs from a closer cache: from a core's own they overlap the compute.
+  double seconds(const Node& node, const ops::OpCost& cost, double elements, Warm warm) const;
   double seconds(const Node& node, const ops::OpCost& cost, double elements) const;
+  // Where warm inputs can be: a core's last own cache, and the first shared one (or null).
+  const MemoryLevel* own_cache() const { return own_cache_; }
+  const MemoryLevel* shared_cache() const { return shared_cache_; }
 
  private:
   static constexpr size_t kUnaryOps = static_cast<size_t>(kernels::UnaryOp::kMish) + 1;
@@ -127,8 +138,9 @@ class TilePricer {
   std::array<InModel, kWorkKinds> in_model_{};  // by ops::WorkKind
   const MemoryLevel* weight_level_ = nullptr;
   Rate weight_rate_;
-  double private_bytes_ = 0;  // the last private level's capacity
-  Rate restream_rate_;        // reading the first shared level
+  const MemoryLevel* own_cache_ = nullptr;     // the last private level
+  const MemoryLevel* shared_cache_ = nullptr;  // the first shared one
+  Rate restream_rate_;                         // reading the first shared level
 };
 
 // Weight bytes one tile of a node with `weight_bytes` of weights over `tiles` tiles reads: a
@@ -141,15 +153,20 @@ double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t 
 std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Profile& profile, int threads,
                                          bool in_model = true);
 
-// The tasks of a compiled graph with the given per-task times (seconds, in task order). Input
-// bytes (a task's traffic less its output and its share of the weights) only where its
-// node's data come from a core's own caches: from a shared level, data another core made
-// cost what they would anyway.
-std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile);
+// The tasks of a compiled graph with the given per-task times (seconds, in task order, priced
+// for `threads` threads at once). A task's input bytes are its traffic less its output and its
+// share of the weights. Where its node's data come from a core's own caches, they are what
+// another core's data cost more (from a shared level, data another core made cost what they
+// would anyway); where they come from a shared level, what the task saves when they are
+// still in its own core's cache is priced (TilePricer::seconds) for the simulator to grant
+// when its producers ran just before on its thread.
+std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile,
+                               int threads);
 
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
-// average), steals and wake-ups; and reading another core's data, beyond a read from a core's
-// own L2.
+// average), steals and wake-ups; reading another core's data, beyond a read from a core's
+// own L2; and the cache a core keeps its own recent outputs in (half its last private level,
+// as data reach a level: source_level).
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
 // Whether a node whose data take `reach_bytes` (tiles::data_reach_bytes) reads them from a
@@ -170,8 +187,9 @@ struct Prediction {
   double latency = 0;        // seconds, one run (with the profile's fixed cost per run)
   double critical_path = 0;  // seconds
   std::vector<double> idle;  // per thread, seconds
-  // Per compiled node: the sum of its tiles' kernel times, with what reading other threads'
-  // outputs adds to them (what a traced run's tiles measure).
+  // Per compiled node: the sum of its tiles' kernel times, with what the simulation found of
+  // their inputs (another thread's cost more, its own thread's just made less): what a
+  // traced run's tiles measure.
   std::vector<double> node_seconds;
 };
 

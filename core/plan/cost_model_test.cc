@@ -171,6 +171,7 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.gemm.columns == given.gemm.columns);
   CHECK(p.gemm.depths == given.gemm.depths);
   CHECK(p.gemm.gflops == given.gemm.gflops);
+  CHECK(p.gemm.short_blocks);
   CHECK(p.depthwise_gflops == 12.5);
   CHECK(p.depthwise_output_ns == 0.375);
   CHECK(p.unary_ns == given.unary_ns);
@@ -198,15 +199,18 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
 }
 
 TEST_CASE(
-    "a profile made before transfers, cross-core reads, remote inputs and the depthwise cost per output were measured "
-    "still reads, with none") {
+    "a profile made before transfers, cross-core reads, remote inputs, the depthwise cost per output and the short "
+    "GEMM "
+    "blocks were measured still reads, with none") {
   json doc = profile_doc();
   doc.erase("transfer");
   doc.erase("depthwise_output_ns");
   doc.erase("cross_core_gbps");
   doc["executor_ns"].erase("remote_input");
+  doc["gemm"].erase("short_blocks");
   const Result<Profile> read = profile_from_json(doc.dump());
   REQUIRE(read.ok());
+  CHECK_FALSE(read->gemm.short_blocks);  // its rows were rounded up to the kernel's
   CHECK(read->transfer.message == 0);
   CHECK(read->transfer.copy_gbps == 0);
   CHECK(read->cross_core_gbps == 0);
@@ -425,14 +429,14 @@ TEST_CASE("data come from the first level whose half holds them") {
 // Tile prices
 
 TEST_CASE("GEMM tiles cost their padded FLOPs at the curve's rate") {
-  const Profile p = flat_profile(50);  // mr 8, nr 16
+  Profile p = flat_profile(50);  // mr 8, nr 16
   const tiles::TileGraph g = hand_graph({
-      {0, gemm_cost(10, 20, 64)},                                      // padded to 16 x 32
+      {0, gemm_cost(10, 20, 64)},                                      // 8 + 4 (half-height) x 32
       {0, gemm_cost(8, 16, 64)},                                       // whole blocks
       {1, gemm_cost(10, 20, 64, 3)},                                   // a batch of three
       {1, gemm_cost(10, 20, 64, 1, 1, kernels::UnaryOp::kRelu), 200},  // + Relu on 200 outputs
   });
-  const double padded = 2.0 * 16 * 32 * 64;
+  const double padded = 2.0 * 12 * 32 * 64;
   const std::vector<double> expected = {padded / 50e9, 2.0 * 8 * 16 * 64 / 50e9, 3 * padded / 50e9,
                                         padded / 50e9 + 200 * 0.5e-9};
   const std::vector<double> seconds = predict_task_seconds(g, p, 1);
@@ -456,6 +460,15 @@ TEST_CASE("GEMM tiles cost their padded FLOPs at the curve's rate") {
   affine.affine_passes = 2;
   const tiles::TileGraph scaled = hand_graph({{0, affine, 200}});
   CHECK(predict_task_seconds(scaled, p, 1)[0] == Approx(expected[3] + 2 * 200 * 0.25e-9));
+
+  // One row runs the one-row instance; 5 rows the whole kernel (more than half of 8).
+  const auto rows = [&](int64_t m) { return predict_task_seconds(hand_graph({{0, gemm_cost(m, 16, 64)}}), p, 1)[0]; };
+  CHECK(rows(1) == Approx(2.0 * 16 * 64 / 50e9));
+  CHECK(rows(5) == Approx(2.0 * 8 * 16 * 64 / 50e9));
+  // A profile measured before the short-block instances rounds every block up to 8 rows.
+  p.gemm.short_blocks = false;
+  CHECK(rows(1) == Approx(2.0 * 8 * 16 * 64 / 50e9));
+  CHECK(predict_task_seconds(g, p, 1)[0] == Approx(2.0 * 16 * 32 * 64 / 50e9));
 }
 
 TEST_CASE("GEMM tiles are padded to the block of the kernel the op binds: narrower panels, fewer rows") {
@@ -469,13 +482,14 @@ TEST_CASE("GEMM tiles are padded to the block of the kernel the op binds: narrow
   p.gemm.mr = best.mr;
   p.gemm.nr = best.nr;
   const auto seconds = [&](int64_t panel_columns, int64_t row_bytes) {
-    ops::OpCost c = gemm_cost(49, 16, 64);
+    ops::OpCost c = gemm_cost(50, 16, 64);
     c.gemm.panel_columns = panel_columns;
     c.gemm.row_bytes = row_bytes;
     return predict_task_seconds(hand_graph({{0, c}}), p, 1)[0];
   };
   const auto padded = [](const kernels::GemmKernel& k) {
-    return 2.0 * std::ceil(49.0 / k.mr) * k.mr * std::ceil(16.0 / k.nr) * k.nr * 64 / 50e9;
+    const auto rows = static_cast<double>(kernels::gemm_rows_computed(50, static_cast<size_t>(k.mr)));
+    return 2.0 * rows * std::ceil(16.0 / k.nr) * k.nr * 64 / 50e9;
   };
   const kernels::GemmKernel& narrow = kernels::gemm_kernel_for(Isa::kAvx512, 16, 4160);
   const kernels::GemmKernel& aliased = kernels::gemm_kernel_for(Isa::kAvx512, 16, 4096);
@@ -483,7 +497,7 @@ TEST_CASE("GEMM tiles are padded to the block of the kernel the op binds: narrow
   REQUIRE(aliased.mr < narrow.mr);
   CHECK(seconds(16, 4160) == Approx(padded(narrow)));
   CHECK(seconds(16, 4096) == Approx(padded(aliased)));
-  CHECK(seconds(16, 4096) < seconds(16, 4160));  // 49 rows as 7 x 7, not 4 x 14
+  CHECK(seconds(16, 4096) < seconds(16, 4160));  // 50 rows as 7 x 7 + 1, not 3 x 14 + 14
   CHECK(seconds(16, 4160) < seconds(0, 0));      // the widest kernel pads 16 columns to 32
   CHECK(seconds(0, 0) == Approx(padded(best)));
   // A profile of another build's kernel keeps its own block.
@@ -532,8 +546,8 @@ TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") 
   });
   CHECK(gemm_tap_blocks(KernelBlocks(p), g.tasks[0].cost) == 36);
   CHECK(gemm_tap_blocks(KernelBlocks(p), g.tasks[1].cost) == 0);
-  const double gemm = 2.0 * 16 * 32 * 64 / 50e9;
-  const double dw = 1e5 / 12.5e9 + 0.375e-9;  // its FLOPs and its one output
+  const double gemm = 2.0 * 12 * 32 * 64 / 50e9;  // 10 rows as 8 + 4
+  const double dw = 1e5 / 12.5e9 + 0.375e-9;      // its FLOPs and its one output
   const std::vector<double> fitted = predict_task_seconds(g, p, 1);
   CHECK(fitted[0] == Approx(2 * gemm + 1e-6 + 36 * 1e-8));
   CHECK(fitted[1] == Approx(dw));
@@ -690,6 +704,31 @@ TEST_CASE("a chain on one thread: its kernels plus the executor's costs per task
   CHECK(predict(g, p, 2, SimScheduler::kBarrier).latency == Approx(one.latency));
 }
 
+TEST_CASE("inputs a producer just made come from the closer cache that still holds them") {
+  const Profile p = flat_profile(50);
+  // Node 1's data come from DRAM (copies at 10 GB/s): 250 ns of compute and 1200 of traffic,
+  // 8000 bytes of it the input node 0 made.
+  const tiles::TileGraph g = hand_graph({{0, elementwise_cost(12000), 1000, {1}}, {1, elementwise_cost(12000), 1000}},
+                                        {8000, int64_t{1} << 31});
+  const std::vector<double> cold = predict_task_seconds(g, p, 1);
+  CHECK(cold[1] == Approx(1450e-9));
+  const std::vector<SimTask> tasks = sim_tasks(g, cold, p, 1);
+  // In the core's L2 (read at 50 GB/s) they load under the compute: 250 + 400 ns of the rest.
+  CHECK(tasks[1].saving_in_own_cache == Approx(1450e-9 - 650e-9));
+  // In L3 (30 GB/s) they stall it.
+  CHECK(tasks[1].saving_in_shared_cache == Approx(1450e-9 - (250e-9 + 8000 / 30e9 + 400e-9)));
+  // Node 0's data sit in a core's own caches: nothing closer.
+  CHECK(tasks[0].saving_in_own_cache == 0);
+  CHECK(tasks[0].saving_in_shared_cache == 0);
+  // Half of each cache keeps a task's output.
+  CHECK(sim_costs(g, p).own_cache_bytes == 512 << 10);
+  CHECK(sim_costs(g, p).shared_cache_bytes == 8 << 20);
+  // Task 1 runs right after its producer, on its thread: the prediction takes the L2 price.
+  const Prediction one = predict(g, p, 1, SimScheduler::kDynamic);
+  CHECK(one.latency == Approx(250e-9 + 650e-9));
+  CHECK(one.node_seconds[1] == Approx(650e-9));
+}
+
 TEST_CASE("inputs from another core cost the cross-core rate beyond a local read, in a core's own caches") {
   Profile p = hand_profile();  // L2 read at 50 GB/s, another core's data at 25 GB/s
   const tiles::TileGraph g = hand_graph({{0, elementwise_cost(12000), 1000, {1}},  // 4000 of output
@@ -697,7 +736,7 @@ TEST_CASE("inputs from another core cost the cross-core rate beyond a local read
                                         {8000, 32 << 20});  // node 1's data come from DRAM
   CHECK(sim_costs(g, p).cross_core_byte == Approx(1 / 25e9 - 1 / 50e9));
   CHECK(sim_costs(g, p).remote_input == Approx(1.5e-6));
-  const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p);
+  const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p, 1);
   CHECK(tasks[0].input_bytes == 8000);  // 12000 of traffic less its 4000 of output
   CHECK(tasks[1].input_bytes == 0);     // from DRAM, wherever they were made
   p.cross_core_gbps = 0;                // not measured: no charge

@@ -99,8 +99,8 @@ class Reader {
 };
 
 json gemm_json(const GemmCurve& g) {
-  return {{"kernel", g.kernel},   {"mr", g.mr},         {"nr", g.nr},        {"rows", g.rows},
-          {"columns", g.columns}, {"depths", g.depths}, {"gflops", g.gflops}};
+  return {{"kernel", g.kernel}, {"mr", g.mr},           {"nr", g.nr},         {"short_blocks", g.short_blocks},
+          {"rows", g.rows},     {"columns", g.columns}, {"depths", g.depths}, {"gflops", g.gflops}};
 }
 
 Status read_gemm(const json& value, GemmCurve* g) {
@@ -112,6 +112,8 @@ Status read_gemm(const json& value, GemmCurve* g) {
   g->columns = r.numbers<int64_t>("columns");
   g->depths = r.numbers<int64_t>("depths");
   g->gflops = r.numbers<double>("gflops");
+  // Absent from profiles measured before the short-block instances: rows rounded up to mr.
+  g->short_blocks = value.contains("short_blocks") && r.boolean("short_blocks");
   TESSERA_RETURN_IF_ERROR(r.status());
   if (g->mr < 1 || g->nr < 1) return Status::error("profile: gemm.mr and gemm.nr must be at least 1");
   for (const auto* axis : {&g->rows, &g->columns, &g->depths}) {

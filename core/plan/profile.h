@@ -15,14 +15,18 @@ namespace tessera::plan {
 inline constexpr int kProfileVersion = 1;
 
 // GFLOP/s of the GEMM micro-kernel over tile shapes: a grid of rows x columns x depth.
-// Rates count padded work (rows rounded up to mr, columns to nr), which varies smoothly
-// between grid points where the real work jumps at every partial block.
+// Rates count padded work (columns rounded up to nr; rows as the kernel computes them), which
+// varies smoothly between grid points where the real work jumps at every partial block.
 struct GemmCurve {
   std::string kernel;  // e.g. "f32_gemm_14x32_avx512"
   int mr = 1;
   int nr = 1;
   std::vector<int64_t> rows, columns, depths;  // ascending
   std::vector<double> gflops;                  // [rows][columns][depths], row-major
+  // Rows count as the kernel's block instances compute them (kernels::gemm_rows_computed: a
+  // short block runs a one-row or half-height instance); false in profiles measured before
+  // those existed, whose rows were rounded up to mr.
+  bool short_blocks = true;
 };
 
 // Bandwidth of one thread with its data in one level of the memory hierarchy, and of every

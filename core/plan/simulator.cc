@@ -26,11 +26,14 @@ class Simulation {
         idle_(options.threads, true),
         idle_since_(options.threads, 0.0),
         pending_(tasks.size(), 0),
-        parents_(tasks.size()) {
+        parents_(tasks.size()),
+        touched_(options.threads, 0.0),
+        touched_after_(tasks.size(), 0.0),
+        all_touched_after_(tasks.size(), 0.0) {
     TESSERA_CHECK(options.threads >= 1);
     result_.busy.assign(options.threads, 0);
     result_.events.assign(tasks.size(), SimEvent{});
-    result_.remote.assign(tasks.size(), 0.0);
+    result_.inputs.assign(tasks.size(), 0.0);
     for (uint32_t t = 0; t < tasks.size(); ++t) {
       for (uint32_t child : tasks[t].children) {
         ++pending_[child];
@@ -89,8 +92,12 @@ class Simulation {
 
   void start(int thread, uint32_t task, double time) {
     idle_[thread] = false;
-    result_.remote[task] = remote_input_seconds(task, thread);
-    const double busy = duration(task) + result_.remote[task];
+    result_.inputs[task] = remote_input_seconds(task, thread) - warm_input_seconds(task, thread);
+    touched_[thread] += tasks_[task].bytes;
+    touched_after_[task] = touched_[thread];
+    all_touched_ += tasks_[task].bytes;
+    all_touched_after_[task] = all_touched_;
+    const double busy = duration(task) + result_.inputs[task];
     result_.events[task] = {thread, time, time + busy};
     result_.busy[thread] += busy;
     completions_.emplace(time + busy, thread, task);
@@ -105,6 +112,30 @@ class Simulation {
     if (remote == 0) return 0;
     return options_.costs.remote_input + tasks_[task].input_bytes * static_cast<double>(remote) /
                                              static_cast<double>(parents.size()) * options_.costs.cross_core_byte;
+  }
+
+  // A task whose producers ran just before finds their outputs still in its core's cache (if
+  // they ran on its thread) or in the shared one, less what was touched since pushed out; the
+  // parents count alike, as above.
+  double warm_input_seconds(uint32_t task, int thread) const {
+    const SimTask& t = tasks_[task];
+    const std::vector<uint32_t>& parents = parents_[task];
+    if ((t.saving_in_own_cache <= 0 && t.saving_in_shared_cache <= 0) || parents.empty()) return 0;
+    // The share of `output` bytes still in a cache of `capacity` after `since` bytes more.
+    const auto left = [](double capacity, double since, double output) {
+      return output > 0 ? std::clamp(capacity - since, 0.0, output) / output : 0;
+    };
+    double own = 0, shared = 0;
+    for (uint32_t p : parents) {
+      const double output = tasks_[p].output_bytes;
+      const double in_own = result_.events[p].thread == thread
+                                ? left(options_.costs.own_cache_bytes, touched_[thread] - touched_after_[p], output)
+                                : 0;
+      own += in_own;
+      shared +=
+          std::max(0.0, left(options_.costs.shared_cache_bytes, all_touched_ - all_touched_after_[p], output) - in_own);
+    }
+    return (t.saving_in_own_cache * own + t.saving_in_shared_cache * shared) / static_cast<double>(parents.size());
   }
 
   // The runtime's find_work over the simulated deques; starts what it finds.
@@ -190,6 +221,10 @@ class Simulation {
   std::vector<double> idle_since_;  // when each idle thread ran out of work (0: spinning at the start)
   std::vector<uint32_t> pending_;
   std::vector<std::vector<uint32_t>> parents_;
+  std::vector<double> touched_;        // per thread: bytes its tasks touched so far
+  std::vector<double> touched_after_;  // per task: its thread's touched_ when it ran
+  double all_touched_ = 0;             // by all threads
+  std::vector<double> all_touched_after_;
   std::vector<Node> nodes_;
   std::vector<uint32_t> node_of_;  // task -> index into nodes_
   uint32_t current_node_ = 0;

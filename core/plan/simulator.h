@@ -2,7 +2,8 @@
 // scheduling policy (core/tiles/schedule_policy.h, which the executor runs too). Plain data in,
 // plain data out, no threads. Task times come from the caller (a cost model, or measured
 // tiles); the simulation adds what scheduling costs: a fixed overhead per task, a steal, the
-// wake-up of an idle thread when work appears, and reading inputs another thread made.
+// wake-up of an idle thread when work appears, and reading inputs another thread made; and
+// takes off what a task saves when its own thread made its inputs just before (depth-first).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,14 @@ struct SimTask {
   uint32_t node = 0;  // tasks are grouped by node, nodes in topological order
   double seconds = 0;
   std::vector<uint32_t> children;  // in the order the runtime visits them
-  double input_bytes = 0;          // what it reads of other tasks' outputs
+  double input_bytes = 0;          // what it reads of other tasks' outputs, where another core's cost more
+  double bytes = 0;                // all it touches: what pushes older data out of its core's cache
+  double output_bytes = 0;
+  // Where its node's data come from a shared level (L3, DRAM): the seconds it saves when all
+  // its inputs are still in its core's own cache (its producers just ran on the same core),
+  // and when they are still in the shared cache (from DRAM: they ran not long before).
+  double saving_in_own_cache = 0;
+  double saving_in_shared_cache = 0;
 };
 
 struct SimCosts {
@@ -38,6 +46,10 @@ struct SimCosts {
   // Per task with a parent on another thread, whatever its bytes: what handing work between
   // cores costs beyond them (cache lines of counters and task records, a cold start).
   double remote_input = 0;
+  // A task's output stays in its core's own cache until its thread has touched this many bytes
+  // since, and in the shared cache until all threads have (0: no task saves anything there).
+  double own_cache_bytes = 0;
+  double shared_cache_bytes = 0;
 };
 
 struct SimOptions {
@@ -58,7 +70,9 @@ struct SimResult {
   std::vector<double> idle;      // per thread: latency - busy
   double critical_path = 0;      // the longest dependency chain (with overheads): no P beats it
   std::vector<SimEvent> events;  // per task, in task order
-  std::vector<double> remote;    // per task: what reading other threads' outputs added to it
+  // Per task: what where its inputs were made added to it (another thread: more) or took from
+  // it (its own thread, just before: less).
+  std::vector<double> inputs;
 };
 
 SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options);

@@ -1,6 +1,6 @@
 // The simulator against schedules worked out by hand from the runtime's policy: a chain,
-// fork-join, unbalanced tiles, one thread and several, both schedulers, and the costs of
-// overheads, steals and wake-ups.
+// fork-join, unbalanced tiles, one thread and several, both schedulers, the costs of
+// overheads, steals and wake-ups, and the inputs found still in cache.
 #include <catch2/catch.hpp>
 
 #include "core/plan/simulator.h"
@@ -134,6 +134,66 @@ TEST_CASE("a task with a parent on another thread pays the remote-input cost onc
   check_event(r, 5, 1, 5.5, 6.75);  // two of its parents ran on thread 0: charged once
   // One thread: nothing crosses.
   CHECK(run(fork_join(), 1, SimScheduler::kDynamic, costs).latency == Approx(10));
+}
+
+// Two nodes of two tasks, each of the second reading one of the first: 4 units of bytes per
+// task, 1 of them output; a second-node task saves 0.5 when its input is still in its core's
+// cache, 0.25 when only in the shared one.
+std::vector<SimTask> two_layers() {
+  std::vector<SimTask> tasks = {task(0, 1, {2}), task(0, 1, {3}), task(1, 1), task(1, 1)};
+  for (SimTask& t : tasks) {
+    t.bytes = 4;
+    t.output_bytes = 1;
+  }
+  for (uint32_t t : {2, 3}) {
+    tasks[t].saving_in_own_cache = 0.5;
+    tasks[t].saving_in_shared_cache = 0.25;
+  }
+  return tasks;
+}
+
+TEST_CASE("a task finds the inputs its thread made just before in cache: depth-first saves, op by op not") {
+  SimCosts costs;
+  costs.own_cache_bytes = 4;  // an output of 1 stays whole while its thread touches at most 3 more
+  const std::vector<SimTask> tasks = two_layers();
+  // Depth-first: task 1 (the newest) runs, its child continues at once (since 0: all left), and
+  // so do task 0 and its child.
+  const SimResult dynamic = run(tasks, 1, SimScheduler::kDynamic, costs);
+  check_event(dynamic, 1, 0, 0, 1);
+  check_event(dynamic, 3, 0, 1, 1.5);
+  check_event(dynamic, 0, 0, 1.5, 2.5);
+  check_event(dynamic, 2, 0, 2.5, 3);
+  CHECK(dynamic.inputs[2] == Approx(-0.5));
+  // One node at a time: 4 bytes since each producer, nothing of its output left.
+  const SimResult barrier = run(tasks, 1, SimScheduler::kBarrier, costs);
+  CHECK(barrier.latency == Approx(4));
+  // Half a byte more of cache keeps half of each producer's output (4 bytes since each).
+  costs.own_cache_bytes = 4.5;
+  const SimResult larger = run(tasks, 1, SimScheduler::kBarrier, costs);
+  CHECK(larger.inputs[2] == Approx(-0.25));
+  CHECK(larger.inputs[3] == Approx(-0.25));
+  // No cache: no saving.
+  CHECK(run(tasks, 1, SimScheduler::kDynamic, {}).latency == Approx(4));
+}
+
+TEST_CASE("inputs another thread made come only from the shared cache") {
+  SimCosts costs;
+  costs.own_cache_bytes = 4;
+  costs.shared_cache_bytes = 100;
+  // Op by op on two threads: each node's tasks go to their home threads 0 and 1, and each
+  // reads its own thread's producer, pushed out of the core's cache by nothing in between.
+  const std::vector<SimTask> tasks = two_layers();
+  const SimResult barrier = run(tasks, 2, SimScheduler::kBarrier, costs);
+  CHECK(barrier.events[2].thread == barrier.events[0].thread);
+  CHECK(barrier.inputs[2] == Approx(-0.5));
+  // Task 2's producer on the other thread: its output only in the shared cache.
+  std::vector<SimTask> crossed = two_layers();
+  crossed[0].children = {3};
+  crossed[1].children = {2};
+  const SimResult r = run(crossed, 2, SimScheduler::kBarrier, costs);
+  CHECK(r.events[2].thread != r.events[1].thread);
+  CHECK(r.inputs[2] == Approx(-0.25));
+  CHECK(r.inputs[3] == Approx(-0.25));
 }
 
 TEST_CASE("no tasks: nothing to do") {

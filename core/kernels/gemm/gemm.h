@@ -26,6 +26,21 @@ using GemmUkernelFn = void (*)(size_t mr, size_t nc, size_t kc, size_t ks, const
 // No kernel has more rows than this: callers may size row-pointer arrays with it.
 inline constexpr int kGemmMaxMr = 16;
 
+// The rows a micro-kernel of `kernel_mr` rows computes for a block of `rows` (at most
+// kernel_mr): a block of one row runs a one-row instance of it (a batch-1 classifier's
+// matrix-vector product), a ragged block of at most half its rows a half-height instance
+// (where that is more than one row), any other block the whole kernel.
+constexpr size_t gemm_block_rows(size_t rows, size_t kernel_mr) {
+  if (rows <= 1) return rows;
+  if (kernel_mr / 2 > 1 && rows <= kernel_mr / 2) return kernel_mr / 2;
+  return kernel_mr;
+}
+
+// The rows computed for `rows` rows in blocks of `kernel_mr`: whole blocks, then the rest.
+constexpr size_t gemm_rows_computed(size_t rows, size_t kernel_mr) {
+  return rows / kernel_mr * kernel_mr + gemm_block_rows(rows % kernel_mr, kernel_mr);
+}
+
 struct GemmKernel {
   const char* name;  // e.g. "f32_gemm_14x32_avx512"
   Isa isa;

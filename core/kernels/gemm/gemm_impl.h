@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "core/kernels/activation.h"
+#include "core/kernels/gemm/gemm.h"
 
 namespace tessera::kernels {
 
@@ -79,18 +80,19 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
   }
 }
 
-// The micro-kernel of MR x NR. A block of one row (a batch-1 classifier's matrix-vector
-// product) runs a one-row instance of it, and a ragged block of at most MR / 2 rows (a 7 x 7
-// image's last 7 of 49 pixels, a tile's last rows) a half-height one: the same multiply-adds
-// per output, so the same bits, without computing rows nobody stores (VGG-16's 400 MB
-// fully-connected layer was 14 rows of FMAs per weight, not a stream of the weights).
+// The micro-kernel of MR x NR. A block runs the instance gemm_block_rows names: one row (a
+// batch-1 classifier's matrix-vector product), half the kernel's rows (a 7 x 7 image's last 7
+// of 49 pixels, a tile's last rows) or all. Each has the same multiply-adds per output, so
+// the same bits, without computing rows nobody stores (VGG-16's 400 MB fully-connected layer
+// was 14 rows of FMAs per weight, not a stream of the weights).
 template <class Vec, int MR, int NR, int KU = 1>
 void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c,
                   size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
   constexpr int kHalf = MR / 2;
-  if (mr == 1) {
+  const size_t rows = gemm_block_rows(mr, MR);
+  if (rows == 1) {
     gemm_ukernel_rows<Vec, 1, NR, KU, MR>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
-  } else if (kHalf > 1 && mr <= static_cast<size_t>(kHalf)) {
+  } else if (kHalf > 1 && rows == static_cast<size_t>(kHalf)) {
     gemm_ukernel_rows<Vec, kHalf, NR, KU, MR>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride,
                                               clamp);
   } else {

@@ -211,6 +211,26 @@ TEST_CASE("gemm kernel outputs are bitwise identical whatever the block shapes")
   }
 }
 
+TEST_CASE("a block runs the one-row, half-height or whole instance; the rows computed follow") {
+  // A 14-row kernel: one row alone, up to 7 at half height, else all 14.
+  CHECK(gemm_block_rows(1, 14) == 1);
+  CHECK(gemm_block_rows(2, 14) == 7);
+  CHECK(gemm_block_rows(7, 14) == 7);
+  CHECK(gemm_block_rows(8, 14) == 14);
+  CHECK(gemm_block_rows(14, 14) == 14);
+  // Half of a 2- or 3-row kernel is one row: no half-height instance.
+  CHECK(gemm_block_rows(2, 3) == 3);
+  CHECK(gemm_block_rows(1, 2) == 1);
+  CHECK(gemm_block_rows(2, 4) == 2);  // the wasm kernels' 4 rows: a half of 2
+  CHECK(gemm_block_rows(3, 4) == 4);
+  // Whole blocks, then the rest: 49 pixels as 3 x 14 + 7, 50 as 3 x 14 + 14, 1 as 1.
+  CHECK(gemm_rows_computed(49, 14) == 49);
+  CHECK(gemm_rows_computed(50, 14) == 56);
+  CHECK(gemm_rows_computed(1, 14) == 1);
+  CHECK(gemm_rows_computed(28, 14) == 28);
+  CHECK(gemm_rows_computed(0, 14) == 0);
+}
+
 TEST_CASE("the kernels of one ISA give the same bits, so a layer may pick any of them") {
   const size_t m = 29, n = 39, kc = 23, ks = 2;
   const auto run = [&](const GemmKernel& kernel) {
