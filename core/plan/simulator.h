@@ -3,7 +3,8 @@
 // plain data out, no threads. Task times come from the caller (a cost model, or measured
 // tiles); the simulation adds what scheduling costs: a fixed overhead per task, a steal, the
 // wake-up of an idle thread when work appears, and reading inputs another thread made; and
-// takes off what a task saves when its own thread made its inputs just before (depth-first).
+// takes off what a task saves when its inputs, made just before (depth-first), are still in
+// a closer cache.
 #pragma once
 
 #include <cstdint>
@@ -70,8 +71,8 @@ struct SimResult {
   std::vector<double> idle;      // per thread: latency - busy
   double critical_path = 0;      // the longest dependency chain (with overheads): no P beats it
   std::vector<SimEvent> events;  // per task, in task order
-  // Per task: what where its inputs were made added to it (another thread: more) or took from
-  // it (its own thread, just before: less).
+  // Per task: what where its inputs were made added to it (another thread's cache: more) or
+  // took from it (just before, still in a closer cache: less).
   std::vector<double> inputs;
 };
 
