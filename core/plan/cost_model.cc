@@ -32,7 +32,8 @@ Bracket bracket(const std::vector<int64_t>& points, double x) {
 
 bool is_shared(const MemoryLevel& level) { return level.name == "L3" || level.name == "DRAM"; }
 
-// A core's last own cache level, and the first shared one (null where the profile has none).
+// A core's last own cache level, the first shared level, and that one if it is a cache (not
+// DRAM); null where the profile has none.
 const MemoryLevel* own_cache_level(const Profile& profile) {
   const MemoryLevel* own = nullptr;
   for (const MemoryLevel& level : profile.memory) {
@@ -41,11 +42,15 @@ const MemoryLevel* own_cache_level(const Profile& profile) {
   }
   return own;
 }
-const MemoryLevel* shared_cache_level(const Profile& profile) {
+const MemoryLevel* first_shared_level(const Profile& profile) {
   for (const MemoryLevel& level : profile.memory) {
-    if (is_shared(level)) return level.bytes > 0 ? &level : nullptr;
+    if (is_shared(level)) return &level;
   }
   return nullptr;
+}
+const MemoryLevel* shared_cache_level(const Profile& profile) {
+  const MemoryLevel* shared = first_shared_level(profile);
+  return shared != nullptr && shared->bytes > 0 ? shared : nullptr;
 }
 
 // Half a level's capacity, where data stay (source_level); 0 for none.
@@ -176,12 +181,7 @@ TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, 
   weight_rate_ = rate(*weight_level_, Traffic::kRead);
   own_cache_ = own_cache_level(profile);
   shared_cache_ = shared_cache_level(profile);
-  for (const MemoryLevel& level : profile.memory) {
-    if (is_shared(level)) {
-      restream_rate_ = rate(level, Traffic::kRead);
-      break;
-    }
-  }
+  if (const MemoryLevel* shared = first_shared_level(profile)) restream_rate_ = rate(*shared, Traffic::kRead);
 }
 
 TilePricer::Rate TilePricer::rate(const MemoryLevel& level, Traffic traffic) const {

@@ -158,15 +158,16 @@ std::vector<double> predict_task_seconds(const tiles::TileGraph& graph, const Pr
 // share of the weights. Where its node's data come from a core's own caches, they are what
 // another core's data cost more (from a shared level, data another core made cost what they
 // would anyway); where they come from a shared level, what the task saves when they are
-// still in its own core's cache is priced (TilePricer::seconds) for the simulator to grant
-// when its producers ran just before on its thread.
+// still in its core's own cache, or in the shared one, is priced (TilePricer::seconds) for
+// the simulator to grant when its producers ran just before.
 std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const double> seconds, const Profile& profile,
                                int threads);
 
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
 // average), steals and wake-ups; reading another core's data, beyond a read from a core's
-// own L2; and the cache a core keeps its own recent outputs in (half its last private level,
-// as data reach a level: source_level).
+// own L2; and how much of a core's own cache and of the shared one keeps recent outputs (half
+// the last private level and half the first shared cache, as data reach a level:
+// source_level).
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
 // Whether a node whose data take `reach_bytes` (tiles::data_reach_bytes) reads them from a
