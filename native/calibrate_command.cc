@@ -78,6 +78,9 @@ int calibrate_command(int argc, char** argv) {
   }
   if (p["cross_core_gbps"].get<double>() > 0)
     std::printf("  data another core just wrote: read %.1f GB/s\n", p["cross_core_gbps"].get<double>());
+  if (p["shared_overwrite_gbps"].get<double>() > 0)
+    std::printf("  writing over data another core just read: %.0f ns more per KiB\n",
+                1024 / p["shared_overwrite_gbps"].get<double>());
   const auto& e = p["executor_ns"];
   std::printf(
       "  executor: %.0f ns per tile, %.1f ns per edge, %.0f ns per hand-over; idle threads spin %.0f us,\n"

@@ -5,11 +5,14 @@
 //   bytes of a normal run);
 // - no tile overwrites bytes another tile still has to read (an adversarial run: every tile
 //   that does not depend on a tile runs before it, and must leave its inputs intact);
+// - a tile that writes over bytes other tiles read names them, with the bytes;
 // - the simulator replays the graphs within the bounds any schedule must keep.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
 
 #include "core/base/cpu_features.h"
 #include "core/graph/build.h"
@@ -17,6 +20,7 @@
 #include "core/plan/cost_model.h"
 #include "core/plan/default_tiling.h"
 #include "core/tiles/compile.h"
+#include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
 
 namespace tessera::testing {
@@ -27,11 +31,12 @@ struct Compiled {
   tiles::TileGraph tiles;
 };
 
-std::unique_ptr<Compiled> compile_model(const std::string& path, int threads, bool reuse) {
-  ModelFiles files = read_model_files(path);
-  AlignedBuffer weights = AlignedBuffer::allocate(files.weights.size());
-  std::memcpy(weights.data(), files.weights.data(), files.weights.size());
-  auto desc = model::load_model(files.json, std::move(weights));
+// Compiled for `threads` threads with tiles of about `tile_flops`.
+std::unique_ptr<Compiled> compile_json(const std::string& json, const std::vector<uint8_t>& bytes, int threads,
+                                       bool reuse, double tile_flops) {
+  AlignedBuffer weights = AlignedBuffer::allocate(bytes.size());
+  if (!bytes.empty()) std::memcpy(weights.data(), bytes.data(), bytes.size());
+  auto desc = model::load_model(json, std::move(weights));
   REQUIRE(desc.ok());
   auto c = std::make_unique<Compiled>();
   auto g = graph::build_graph(*desc);
@@ -40,11 +45,16 @@ std::unique_ptr<Compiled> compile_model(const std::string& path, int threads, bo
   REQUIRE(graph::optimize(c->graph).ok());
   plan::TilingOptions tiling;
   tiling.threads = threads;
-  tiling.target_tile_flops = 2e4;  // many small tiles: more edges to get wrong
+  tiling.target_tile_flops = tile_flops;
   auto compiled = tiles::compile(c->graph, plan::default_tiling(c->graph, tiling), {reuse, detected_isa()});
   REQUIRE(compiled.ok());
   c->tiles = std::move(compiled).value();
   return c;
+}
+
+std::unique_ptr<Compiled> compile_model(const std::string& path, int threads, bool reuse) {
+  const ModelFiles files = read_model_files(path);
+  return compile_json(files.json, files.weights, threads, reuse, 2e4);  // many small tiles: more edges to get wrong
 }
 
 std::vector<std::string> tiny_models() {
@@ -174,6 +184,45 @@ TEST_CASE("no tile reads bytes that its ancestors did not write") {
       REQUIRE(std::memcmp(got.data(), produced[t].data(), 4 * got.size()) == 0);
     }
   }
+}
+
+TEST_CASE("a tile writing over bytes other tiles read names them, with the bytes it overwrites") {
+  // x -> Sin -> Cos -> Exp -> Neg, all of one size: Cos's output takes x's bytes (read by
+  // Sin), Exp's Sin's (read by Cos) and Neg's Cos's (read by Exp), tile by tile.
+  ModelBuilder b(1);
+  std::string y = b.input({64, 64});  // tiled by rows
+  for (const char* op : {"Sin", "Cos", "Exp", "Neg"}) y = b.node(op, {y});
+  const TestModel m = b.build({y});
+  const auto c = compile_json(m.json, m.weights, 2, true, 1e3);
+  const tiles::TileGraph& g = c->tiles;
+  REQUIRE(g.nodes.size() == 4);
+  for (size_t n = 1; n < 4; ++n) {
+    const tiles::CompiledNode& writers = g.nodes[n];
+    const tiles::CompiledNode& readers = g.nodes[n - 1];
+    REQUIRE(writers.task_count >= 2);
+    for (uint32_t w = writers.first_task; w < writers.first_task + writers.task_count; ++w) {
+      INFO("task " << w << " of " << writers.name);
+      std::vector<std::pair<uint32_t, int64_t>> expected, got;
+      for (uint32_t r = readers.first_task; r < readers.first_task + readers.task_count; ++r) {
+        const ops::Region& a = g.tasks[w].region;
+        const ops::Region& b = g.tasks[r].region;
+        const int64_t rows = std::min(a.end[0], b.end[0]) - std::max(a.begin[0], b.begin[0]);
+        if (rows > 0) expected.emplace_back(r, 4 * 64 * rows);
+      }
+      for (uint32_t i = g.tasks[w].overwrites_begin; i < g.tasks[w].overwrites_end; ++i) {
+        const tiles::Overwrite& o = g.overwrites[i];
+        got.emplace_back(o.reader, o.bytes);
+        // Every reader is ordered before the writer by a reuse edge.
+        const auto children = std::span(g.children)
+                                  .subspan(g.tasks[o.reader].children_begin,
+                                           g.tasks[o.reader].children_end - g.tasks[o.reader].children_begin);
+        CHECK(std::find(children.begin(), children.end(), w) != children.end());
+      }
+      CHECK(got == expected);
+    }
+  }
+  // Without reuse no tile writes over another's bytes.
+  CHECK(compile_json(m.json, m.weights, 2, false, 1e3)->tiles.overwrites.empty());
 }
 
 TEST_CASE("the simulator replays compiled graphs: every task after its parents, within the work and path bounds") {

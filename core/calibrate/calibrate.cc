@@ -127,6 +127,7 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
     TESSERA_RETURN_IF_ERROR(require(level.read_gbps * level.copy_gbps * level.shared_gbps, "memory bandwidth"));
   }
   p.cross_core_gbps = measure_cross_core_read(p.cores);
+  p.shared_overwrite_gbps = measure_shared_overwrite(p.cores);
   p.executor = measure_executor(p.cores, budget);
   TESSERA_ASSIGN_OR_RETURN(p.executor.run, measure_run_overhead(isa, 1, budget));
   p.executor.run_all = p.executor.run;

@@ -28,6 +28,10 @@ std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget);
 // 0 with one core.
 double measure_cross_core_read(int cores);
 
+// What writing over lines another core has just read adds to writing a core's own (a quarter
+// of an L2), as bytes per second of that extra time; 0 with one core, or if it adds nothing.
+double measure_shared_overwrite(int cores);
+
 // The executor's per-task, per-edge, steal and wake-up costs, from synthetic tile graphs of
 // empty and fixed-length tiles run on `threads` threads.
 plan::ExecutorCosts measure_executor(int threads, const Budget& budget);

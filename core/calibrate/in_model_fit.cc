@@ -182,7 +182,7 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
       std::vector<double> predicted = plan::predict_task_seconds(g, rates, 1);
       const plan::SimResult run = plan::simulate(plan::sim_tasks(g, predicted, rates, 1),
                                                  {1, plan::SimScheduler::kDynamic, plan::sim_costs(g, rates)});
-      for (size_t t = 0; t < g.tasks.size(); ++t) predicted[t] += run.inputs[t];
+      for (size_t t = 0; t < g.tasks.size(); ++t) predicted[t] += run.locality[t];
       for (size_t t = 0; t < g.tasks.size(); ++t) {
         samples[plan::work_kind_name(g.tasks[t].cost.kind)].push_back(
             {predicted[t], plan::gemm_tap_blocks(blocks, g.tasks[t].cost), measured.task[t]});

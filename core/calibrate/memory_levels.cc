@@ -168,6 +168,54 @@ double measure_cross_core_read(int cores) {
   return std::isfinite(gbps) ? gbps : 0;  // no tick at all: not measured
 }
 
+double measure_shared_overwrite(int cores) {
+  if (cores < 2) return 0;
+  // A quarter of the L2 copied over another quarter: a tile's output written over a tensor
+  // that tiles on another core have just read, all of it still in both cores' caches.
+  const auto bytes = static_cast<size_t>(cache_bytes(2) / 4) / 64 * 64;
+  AlignedBuffer source = AlignedBuffer::allocate(bytes), target = AlignedBuffer::allocate(bytes);
+  if (source.data() == nullptr || target.data() == nullptr) return 0;
+  std::memset(source.data(), 1, bytes);
+  const auto* from = reinterpret_cast<const uint64_t*>(source.data());
+  auto* to = reinterpret_cast<uint64_t*>(target.data());
+  const size_t count = bytes / sizeof(uint64_t);
+  // Every round this thread writes the target, then writes it again, timed; in odd rounds the
+  // other thread reads it in between.
+  constexpr int kRounds = 64;
+  std::atomic<int> turn{0};  // odd: the reader's
+  std::thread reader([&] {
+    volatile uint64_t sink = 0;
+    for (int round = 0; round < kRounds; ++round) {
+      while (turn.load(std::memory_order_acquire) != 2 * round + 1) {
+      }
+      if (round % 2 == 1) sink = sink ^ read_all(to, count);
+      turn.store(2 * round + 2, std::memory_order_release);
+    }
+  });
+  volatile uint64_t key = 0;
+  std::vector<double> own, shared;
+  for (int round = 0; round < kRounds; ++round) {
+    copy_all(from, to, count, key);
+    turn.store(2 * round + 1, std::memory_order_release);
+    while (turn.load(std::memory_order_acquire) != 2 * round + 2) {
+    }
+    const auto start = std::chrono::steady_clock::now();
+    copy_all(from, to, count, key);
+    (round % 2 == 1 ? shared : own).push_back(kernels::seconds_since(start));
+  }
+  reader.join();
+  // The faster half of each kind, summed (as for the cross-core read).
+  const auto fastest_half = [](std::vector<double>& seconds) {
+    std::sort(seconds.begin(), seconds.end());
+    double sum = 0;
+    for (size_t i = 0; i < seconds.size() / 2; ++i) sum += seconds[i];
+    return sum;
+  };
+  const double extra = fastest_half(shared) - fastest_half(own);
+  const double gbps = static_cast<double>(bytes) * (kRounds / 4) / extra * 1e-9;
+  return extra > 0 && std::isfinite(gbps) ? gbps : 0;  // no dearer than the core's own lines: not measured
+}
+
 std::vector<plan::MemoryLevel> measure_memory(int cores, const Budget& budget) {
   const int64_t l1 = cache_bytes(1), l2 = cache_bytes(2), described_l3 = cache_bytes(3);
   // Past the L3 four times over; one buffer serves every level (and, split, every core), so

@@ -359,6 +359,9 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     const auto elements = static_cast<double>(task.region.element_count());
     out.output_bytes = elements * 4;
     out.bytes = task.cost.bytes;
+    for (uint32_t i = task.overwrites_begin; i < task.overwrites_end; ++i) {
+      out.overwrites.push_back({graph.overwrites[i].reader, static_cast<double>(graph.overwrites[i].bytes)});
+    }
     const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
     const double inputs = std::max(0.0, task.cost.bytes - out.output_bytes - weights);
     if (!is_shared(*priced.level)) {
@@ -385,6 +388,7 @@ SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile) {
           profile.executor.spin,
           cross_core_byte_seconds(profile),
           profile.executor.remote_input,
+          overwrite_byte_seconds(profile),
           half_capacity(own_cache_level(profile)),
           half_capacity(shared_cache_level(profile))};
 }
@@ -398,6 +402,10 @@ double cross_core_byte_seconds(const Profile& profile) {
   // Tiles price their inputs as read from a core's own caches; from another core's they come
   // at the cross-core rate instead.
   return std::max(0.0, 1 / (profile.cross_core_gbps * 1e9) - 1 / (profile.memory[1].read_gbps * 1e9));
+}
+
+double overwrite_byte_seconds(const Profile& profile) {
+  return profile.shared_overwrite_gbps > 0 ? 1 / (profile.shared_overwrite_gbps * 1e9) : 0;
 }
 
 std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds) {
@@ -415,7 +423,7 @@ Prediction predict(const tiles::TileGraph& graph, const Profile& profile, int th
   const std::vector<SimTask> tasks = sim_tasks(graph, seconds, profile, threads);
   const SimResult sim = simulate(tasks, {threads, scheduler, sim_costs(graph, profile)});
   std::vector<double> as_run = seconds;
-  for (size_t t = 0; t < as_run.size(); ++t) as_run[t] += sim.inputs[t];
+  for (size_t t = 0; t < as_run.size(); ++t) as_run[t] += sim.locality[t];
   out.node_seconds = node_seconds(graph, as_run);
   out.latency = sim.latency + (threads > 1 ? profile.executor.run_all : profile.executor.run);
   out.critical_path = sim.critical_path;

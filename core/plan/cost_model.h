@@ -165,9 +165,8 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
 
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
 // average), steals and wake-ups; reading another core's data, beyond a read from a core's
-// own L2; and how much of a core's own cache and of the shared one keeps recent outputs (half
-// the last private level and half the first shared cache, as data reach a level:
-// source_level).
+// own L2, and writing over what another core read; and how much of a core's own cache and of the shared one keeps
+// recent outputs (half the last private level and half the first shared cache, as data reach a level: source_level).
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
 // Whether a node whose data take `reach_bytes` (tiles::data_reach_bytes) reads them from a
@@ -177,6 +176,10 @@ bool reads_shared_level(const Profile& profile, double reach_bytes);
 // What a byte of a tile's input made on another core costs beyond a read from the core's own
 // L2, where its node's data sit in a core's own caches (see reads_shared_level).
 double cross_core_byte_seconds(const Profile& profile);
+
+// What a byte a tile writes over lines another core has read and still holds costs beyond
+// writing the core's own (0 where the profile did not measure it).
+double overwrite_byte_seconds(const Profile& profile);
 
 // Per compiled node, the sum of its tasks' `seconds` (in task order).
 std::vector<double> node_seconds(const tiles::TileGraph& graph, std::span<const double> seconds);

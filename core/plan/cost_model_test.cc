@@ -58,6 +58,7 @@ Profile hand_profile() {
   p.executor.remote_input = 1.5e-6;
   p.transfer = {3e-5, 12.5};
   p.cross_core_gbps = 25;
+  p.shared_overwrite_gbps = 8;
   p.in_model["gemm"] = InModel{1.5, 2e-6, 1e-8};
   p.in_model["depthwise"] = InModel{1.25, 0, 0};
   return p;
@@ -191,6 +192,7 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.transfer.message == Approx(3e-5));
   CHECK(p.transfer.copy_gbps == 12.5);
   CHECK(p.cross_core_gbps == 25);
+  CHECK(p.shared_overwrite_gbps == 8);
   REQUIRE(p.in_model.size() == 2);
   CHECK(p.in_model.at("gemm").scale == 1.5);
   CHECK(p.in_model.at("gemm").tile == Approx(2e-6));
@@ -199,13 +201,13 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
 }
 
 TEST_CASE(
-    "a profile made before transfers, cross-core reads, remote inputs, the depthwise cost per output and the short "
-    "GEMM "
-    "blocks were measured still reads, with none") {
+    "a profile made before transfers, cross-core reads and overwrites, remote inputs, the depthwise cost per output "
+    "and the short GEMM blocks were measured still reads, with none") {
   json doc = profile_doc();
   doc.erase("transfer");
   doc.erase("depthwise_output_ns");
   doc.erase("cross_core_gbps");
+  doc.erase("shared_overwrite_gbps");
   doc["executor_ns"].erase("remote_input");
   doc["gemm"].erase("short_blocks");
   const Result<Profile> read = profile_from_json(doc.dump());
@@ -214,6 +216,7 @@ TEST_CASE(
   CHECK(read->transfer.message == 0);
   CHECK(read->transfer.copy_gbps == 0);
   CHECK(read->cross_core_gbps == 0);
+  CHECK(read->shared_overwrite_gbps == 0);
   CHECK(read->executor.remote_input == 0);
   CHECK(read->depthwise_output_ns == 0);
   doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
@@ -741,6 +744,22 @@ TEST_CASE("inputs from another core cost the cross-core rate beyond a local read
   CHECK(tasks[1].input_bytes == 0);     // from DRAM, wherever they were made
   p.cross_core_gbps = 0;                // not measured: no charge
   CHECK(sim_costs(g, p).cross_core_byte == 0);
+}
+
+TEST_CASE("writing over what another core read costs the measured rate, handed to the simulator with the readers") {
+  Profile p = hand_profile();  // writes over another core's lines: 8 GB/s of extra time
+  tiles::TileGraph g = hand_graph({{0, elementwise_cost(12000), 1000, {1}}, {1, elementwise_cost(12000), 1000}});
+  g.overwrites = {{0, 2500}};  // task 1 writes over 2500 bytes task 0 read
+  g.tasks[1].overwrites_begin = 0;
+  g.tasks[1].overwrites_end = 1;
+  CHECK(sim_costs(g, p).overwrite_byte == Approx(1 / 8e9));
+  const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p, 1);
+  CHECK(tasks[0].overwrites.empty());
+  REQUIRE(tasks[1].overwrites.size() == 1);
+  CHECK(tasks[1].overwrites[0].reader == 0);
+  CHECK(tasks[1].overwrites[0].bytes == 2500);
+  p.shared_overwrite_gbps = 0;  // not measured: no charge
+  CHECK(sim_costs(g, p).overwrite_byte == 0);
 }
 
 TEST_CASE("a node's predicted time includes what its tiles pay for inputs made on another thread") {

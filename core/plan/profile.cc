@@ -161,6 +161,7 @@ std::string profile_to_json(const Profile& p) {
       {"permute_ns", p.permute_ns},
       {"memory", memory},
       {"cross_core_gbps", p.cross_core_gbps},
+      {"shared_overwrite_gbps", p.shared_overwrite_gbps},
       {"in_model", in_model},
       {"executor_ns",
        {{"task", p.executor.task * 1e9},
@@ -203,6 +204,8 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.permute_ns = r.number("permute_ns");
   if (doc.contains("cross_core_gbps"))  // absent from profiles made before it was measured
     p.cross_core_gbps = r.number("cross_core_gbps", false);
+  if (doc.contains("shared_overwrite_gbps"))  // likewise
+    p.shared_overwrite_gbps = r.number("shared_overwrite_gbps", false);
   const json* machine = r.field("machine");
   const json* gemm = r.field("gemm");
   const json* unary = r.field("unary_ns");

@@ -93,6 +93,9 @@ struct Profile {
   double permute_ns = 0;                   // per byte moved by a strided copy, data in L1
   std::vector<MemoryLevel> memory;         // L1 first, DRAM last
   double cross_core_gbps = 0;              // reading what another core just wrote (0: not measured)
+  // Writing over lines another core has just read: bytes per second of what that adds to
+  // writing the core's own lines (0: not measured).
+  double shared_overwrite_gbps = 0;
   ExecutorCosts executor;
   TransferRates transfer;
   // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a

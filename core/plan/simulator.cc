@@ -33,7 +33,7 @@ class Simulation {
     TESSERA_CHECK(options.threads >= 1);
     result_.busy.assign(options.threads, 0);
     result_.events.assign(tasks.size(), SimEvent{});
-    result_.inputs.assign(tasks.size(), 0.0);
+    result_.locality.assign(tasks.size(), 0.0);
     for (uint32_t t = 0; t < tasks.size(); ++t) {
       for (uint32_t child : tasks[t].children) {
         ++pending_[child];
@@ -92,12 +92,13 @@ class Simulation {
 
   void start(int thread, uint32_t task, double time) {
     idle_[thread] = false;
-    result_.inputs[task] = remote_input_seconds(task, thread) - warm_input_seconds(task, thread);
+    result_.locality[task] =
+        remote_input_seconds(task, thread) + overwrite_seconds(task, thread) - warm_input_seconds(task, thread);
     touched_[thread] += tasks_[task].bytes;
     touched_after_[task] = touched_[thread];
     all_touched_ += tasks_[task].bytes;
     all_touched_after_[task] = all_touched_;
-    const double busy = duration(task) + result_.inputs[task];
+    const double busy = duration(task) + result_.locality[task];
     result_.events[task] = {thread, time, time + busy};
     result_.busy[thread] += busy;
     completions_.emplace(time + busy, thread, task);
@@ -114,6 +115,28 @@ class Simulation {
                                              static_cast<double>(parents.size()) * options_.costs.cross_core_byte;
   }
 
+  // A task writing memory whose last readers ran on other threads: the bytes those read,
+  // while their cores still hold them (their threads touched less than their own cache holds
+  // since), up to its output. A line another core holds costs whichever of its readers ran
+  // here too, and readers' byte ranges may overlap: hence the sum, capped.
+  double overwrite_seconds(uint32_t task, int thread) const {
+    const SimTask& t = tasks_[task];
+    if (options_.costs.overwrite_byte <= 0) return 0;
+    double held = 0;
+    for (const SimOverwrite& o : t.overwrites) {
+      const int reader = result_.events[o.reader].thread;
+      if (reader == thread) continue;
+      held +=
+          o.bytes * cache_left(options_.costs.own_cache_bytes, touched_[reader] - touched_after_[o.reader], o.bytes);
+    }
+    return std::min(held, t.output_bytes) * options_.costs.overwrite_byte;
+  }
+
+  // The share of `bytes` still in a cache of `capacity` after `since` bytes more.
+  static double cache_left(double capacity, double since, double bytes) {
+    return bytes > 0 ? std::clamp(capacity - since, 0.0, bytes) / bytes : 0;
+  }
+
   // A task whose producers ran just before finds their outputs still in its core's cache (if
   // they ran on its thread) or in the shared one, less what was touched since pushed out; the
   // parents count alike, as above.
@@ -121,19 +144,16 @@ class Simulation {
     const SimTask& t = tasks_[task];
     const std::vector<uint32_t>& parents = parents_[task];
     if ((t.saving_in_own_cache <= 0 && t.saving_in_shared_cache <= 0) || parents.empty()) return 0;
-    // The share of `output` bytes still in a cache of `capacity` after `since` bytes more.
-    const auto left = [](double capacity, double since, double output) {
-      return output > 0 ? std::clamp(capacity - since, 0.0, output) / output : 0;
-    };
     double own = 0, shared = 0;
     for (uint32_t p : parents) {
       const double output = tasks_[p].output_bytes;
-      const double in_own = result_.events[p].thread == thread
-                                ? left(options_.costs.own_cache_bytes, touched_[thread] - touched_after_[p], output)
-                                : 0;
+      const double in_own =
+          result_.events[p].thread == thread
+              ? cache_left(options_.costs.own_cache_bytes, touched_[thread] - touched_after_[p], output)
+              : 0;
       own += in_own;
-      shared +=
-          std::max(0.0, left(options_.costs.shared_cache_bytes, all_touched_ - all_touched_after_[p], output) - in_own);
+      shared += std::max(
+          0.0, cache_left(options_.costs.shared_cache_bytes, all_touched_ - all_touched_after_[p], output) - in_own);
     }
     return (t.saving_in_own_cache * own + t.saving_in_shared_cache * shared) / static_cast<double>(parents.size());
   }

@@ -2,9 +2,9 @@
 // scheduling policy (core/tiles/schedule_policy.h, which the executor runs too). Plain data in,
 // plain data out, no threads. Task times come from the caller (a cost model, or measured
 // tiles); the simulation adds what scheduling costs: a fixed overhead per task, a steal, the
-// wake-up of an idle thread when work appears, and reading inputs another thread made; and
-// takes off what a task saves when its inputs, made just before (depth-first), are still in
-// a closer cache.
+// wake-up of an idle thread when work appears, reading inputs another thread made, and
+// writing over memory another thread has just read; and takes off what a task saves when its
+// inputs, made just before (depth-first), are still in a closer cache.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,12 @@ enum class SimScheduler {
   kBarrier,  // one node at a time, its tasks released to their home threads
 };
 
+// A task that read `bytes` of what another task then writes over (arena reuse).
+struct SimOverwrite {
+  uint32_t reader = 0;
+  double bytes = 0;
+};
+
 struct SimTask {
   uint32_t node = 0;  // tasks are grouped by node, nodes in topological order
   double seconds = 0;
@@ -32,6 +38,8 @@ struct SimTask {
   // and when they are still in the shared cache (from DRAM: they ran not long before).
   double saving_in_own_cache = 0;
   double saving_in_shared_cache = 0;
+  // The tasks that read the memory it writes (its previous occupant's), all before it.
+  std::vector<SimOverwrite> overwrites = {};
 };
 
 struct SimCosts {
@@ -47,6 +55,10 @@ struct SimCosts {
   // Per task with a parent on another thread, whatever its bytes: what handing work between
   // cores costs beyond them (cache lines of counters and task records, a cold start).
   double remote_input = 0;
+  // Per byte a task writes over lines another thread read and still holds in its core's own
+  // cache, beyond writing its own: the lines must be taken from that core first. A task pays
+  // it on the bytes such readers read, up to its output bytes.
+  double overwrite_byte = 0;
   // A task's output stays in its core's own cache until its thread has touched this many bytes
   // since, and in the shared cache until all threads have (0: no task saves anything there).
   double own_cache_bytes = 0;
@@ -71,9 +83,10 @@ struct SimResult {
   std::vector<double> idle;      // per thread: latency - busy
   double critical_path = 0;      // the longest dependency chain (with overheads): no P beats it
   std::vector<SimEvent> events;  // per task, in task order
-  // Per task: what where its inputs were made added to it (another thread's cache: more) or
-  // took from it (just before, still in a closer cache: less).
-  std::vector<double> inputs;
+  // Per task: what where its data were last touched added to it (inputs another thread made,
+  // memory another thread read that it writes over: more) or took from it (inputs made just
+  // before, still in a closer cache: less).
+  std::vector<double> locality;
 };
 
 SimResult simulate(std::span<const SimTask> tasks, const SimOptions& options);

@@ -1,6 +1,7 @@
 // The simulator against schedules worked out by hand from the runtime's policy: a chain,
 // fork-join, unbalanced tiles, one thread and several, both schedulers, the costs of
-// overheads, steals and wake-ups, and the inputs found still in cache.
+// overheads, steals and wake-ups, the inputs found still in cache, and writes over what
+// another thread read.
 #include <catch2/catch.hpp>
 
 #include "core/plan/simulator.h"
@@ -163,15 +164,15 @@ TEST_CASE("a task finds the inputs its thread made just before in cache: depth-f
   check_event(dynamic, 3, 0, 1, 1.5);
   check_event(dynamic, 0, 0, 1.5, 2.5);
   check_event(dynamic, 2, 0, 2.5, 3);
-  CHECK(dynamic.inputs[2] == Approx(-0.5));
+  CHECK(dynamic.locality[2] == Approx(-0.5));
   // One node at a time: 4 bytes since each producer, nothing of its output left.
   const SimResult barrier = run(tasks, 1, SimScheduler::kBarrier, costs);
   CHECK(barrier.latency == Approx(4));
   // Half a byte more of cache keeps half of each producer's output (4 bytes since each).
   costs.own_cache_bytes = 4.5;
   const SimResult larger = run(tasks, 1, SimScheduler::kBarrier, costs);
-  CHECK(larger.inputs[2] == Approx(-0.25));
-  CHECK(larger.inputs[3] == Approx(-0.25));
+  CHECK(larger.locality[2] == Approx(-0.25));
+  CHECK(larger.locality[3] == Approx(-0.25));
   // No cache: no saving.
   CHECK(run(tasks, 1, SimScheduler::kDynamic, {}).latency == Approx(4));
 }
@@ -185,15 +186,43 @@ TEST_CASE("inputs another thread made come only from the shared cache") {
   const std::vector<SimTask> tasks = two_layers();
   const SimResult barrier = run(tasks, 2, SimScheduler::kBarrier, costs);
   CHECK(barrier.events[2].thread == barrier.events[0].thread);
-  CHECK(barrier.inputs[2] == Approx(-0.5));
+  CHECK(barrier.locality[2] == Approx(-0.5));
   // Task 2's producer on the other thread: its output only in the shared cache.
   std::vector<SimTask> crossed = two_layers();
   crossed[0].children = {3};
   crossed[1].children = {2};
   const SimResult r = run(crossed, 2, SimScheduler::kBarrier, costs);
   CHECK(r.events[2].thread != r.events[1].thread);
-  CHECK(r.inputs[2] == Approx(-0.25));
-  CHECK(r.inputs[3] == Approx(-0.25));
+  CHECK(r.locality[2] == Approx(-0.25));
+  CHECK(r.locality[3] == Approx(-0.25));
+}
+
+TEST_CASE("writing over memory another thread read costs its bytes while that core still holds them") {
+  // Op by op on two threads, tasks 0 and 2 on thread 0, 1 and 3 on thread 1. Task 2 writes over
+  // a byte task 1 read on the other thread; task 3 over one its own thread read.
+  SimCosts costs;
+  costs.overwrite_byte = 0.5;
+  costs.own_cache_bytes = 100;
+  std::vector<SimTask> tasks = two_layers();
+  for (uint32_t t : {2, 3}) tasks[t].saving_in_own_cache = tasks[t].saving_in_shared_cache = 0;
+  tasks[2].overwrites = {{1, 1}};
+  tasks[3].overwrites = {{1, 1}};
+  const SimResult r = run(tasks, 2, SimScheduler::kBarrier, costs);
+  REQUIRE(r.events[1].thread == 1);
+  REQUIRE(r.events[2].thread == 0);
+  REQUIRE(r.events[3].thread == 1);
+  CHECK(r.locality[2] == Approx(0.5));
+  CHECK(r.locality[3] == 0);
+  CHECK(r.latency == Approx(2.5));
+  // Thread 1 touched task 3's 4 bytes since task 1 read: a cache of 4.5 still holds half.
+  costs.own_cache_bytes = 4.5;
+  CHECK(run(tasks, 2, SimScheduler::kBarrier, costs).locality[2] == Approx(0.25));
+  // Two readers on the other thread, 2 bytes in all: charged up to the task's 1 byte of output.
+  costs.own_cache_bytes = 100;
+  tasks[2].overwrites = {{1, 1}, {1, 1}};
+  CHECK(run(tasks, 2, SimScheduler::kBarrier, costs).locality[2] == Approx(0.5));
+  // One thread: every reader ran here.
+  CHECK(run(tasks, 1, SimScheduler::kBarrier, costs).latency == Approx(4));
 }
 
 TEST_CASE("no tasks: nothing to do") {

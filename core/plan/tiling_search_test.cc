@@ -333,7 +333,7 @@ TEST_CASE("hand-overs are priced: when they are dear, the searched plan hands fe
   const auto handed_over = [&](const tiles::TileGraph& plan) {
     const std::vector<SimTask> tasks = sim_tasks(plan, predict_task_seconds(plan, dear, 2), dear, 2);
     const SimResult run = simulate(tasks, {2, SimScheduler::kDynamic, sim_costs(plan, dear)});
-    return std::count_if(run.inputs.begin(), run.inputs.end(), [](double seconds) { return seconds > 0; });
+    return std::count_if(run.locality.begin(), run.locality.end(), [](double seconds) { return seconds > 0; });
   };
   CHECK(handed_over(minding) < handed_over(ignoring));
   CHECK(predict(minding, dear, 2, SimScheduler::kDynamic).latency <

@@ -118,6 +118,9 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       ++out.nodes[out.tasks[child].node].in_edges;
     }
     out.tasks[t].children_end = static_cast<uint32_t>(out.children.size());
+    out.tasks[t].overwrites_begin = static_cast<uint32_t>(out.overwrites.size());
+    out.overwrites.insert(out.overwrites.end(), edges.overwrites[t].begin(), edges.overwrites[t].end());
+    out.tasks[t].overwrites_end = static_cast<uint32_t>(out.overwrites.size());
   }
 
   for (int input : g.inputs) {

@@ -152,6 +152,7 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
   }
 
   EdgeLists edges;
+  edges.overwrites.resize(task_count);
   auto dedupe = [](std::vector<uint32_t>& v) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -184,16 +185,34 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
         for (const auto* list : {&reads[a], &writes[a]}) {
           for (const Access& r : *list) {
             if (!overlap(r, w)) continue;
+            int64_t overwritten = 0;  // of the bytes r read, in the latest occupant's part
+            bool ordered = false;
             for (const ByteRange& range : latest) {
-              if (r.begin < range.end && range.begin < r.end && w.begin < range.end && range.begin < w.end) {
-                parents[w.task].push_back(r.task);
-                break;
-              }
+              if (!(r.begin < range.end && range.begin < r.end && w.begin < range.end && range.begin < w.end)) continue;
+              ordered = true;
+              overwritten +=
+                  std::max<int64_t>(0, std::min({r.end, w.end, range.end}) - std::max({r.begin, w.begin, range.begin}));
             }
+            if (!ordered) continue;
+            parents[w.task].push_back(r.task);
+            if (list == &reads[a] && overwritten > 0) edges.overwrites[w.task].push_back({r.task, overwritten});
           }
         }
       }
     }
+  }
+  // One entry per reader, its bytes summed (a task may read a storage through several inputs).
+  for (std::vector<Overwrite>& list : edges.overwrites) {
+    std::sort(list.begin(), list.end(), [](const Overwrite& x, const Overwrite& y) { return x.reader < y.reader; });
+    size_t kept = 0;
+    for (const Overwrite& o : list) {
+      if (kept > 0 && list[kept - 1].reader == o.reader) {
+        list[kept - 1].bytes += o.bytes;
+      } else {
+        list[kept++] = o;
+      }
+    }
+    list.resize(kept);
   }
   edges.children.resize(task_count);
   uint64_t total = 0;

@@ -1,4 +1,5 @@
-// Tile-to-tile edges: data edges from footprints, reuse edges from shared arena bytes.
+// Tile-to-tile edges: data edges from footprints, reuse edges from shared arena bytes (and
+// which of those order a write after a read, with the bytes it overwrites).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,9 @@ namespace tessera::tiles {
 
 struct EdgeLists {
   std::vector<std::vector<uint32_t>> children;  // per task, sorted and unique
+  // Per task, the tasks that read the previous occupant of bytes it writes (reuse edges from a
+  // read), each once, with the bytes of their reads it writes over.
+  std::vector<std::vector<Overwrite>> overwrites;
   uint64_t data_edges = 0;
   uint64_t reuse_edges = 0;
 };

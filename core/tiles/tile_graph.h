@@ -11,11 +11,21 @@
 
 namespace tessera::tiles {
 
+// A task that read bytes of the arena another task then writes over (a reuse edge between
+// them), and how many: a core must take lines another core has read from its cache before it
+// can write them.
+struct Overwrite {
+  uint32_t reader = 0;
+  int64_t bytes = 0;
+};
+
 struct Task {
   uint32_t node = 0;            // index into TileGraph::nodes
   uint32_t parents = 0;         // tasks that must finish first
   uint32_t children_begin = 0;  // range in TileGraph::children
   uint32_t children_end = 0;
+  uint32_t overwrites_begin = 0;  // range in TileGraph::overwrites: the readers of what it writes over
+  uint32_t overwrites_end = 0;
   ops::Region region;  // the output region this task computes
   ops::OpCost cost;    // its work, as the cost model prices it
 };
@@ -51,6 +61,7 @@ struct IoBinding {
 struct TileGraph {
   std::vector<Task> tasks;  // grouped by node, nodes in topological order
   std::vector<uint32_t> children;
+  std::vector<Overwrite> overwrites;
   std::vector<CompiledNode> nodes;
   std::vector<IoBinding> inputs, outputs;
 
