@@ -165,8 +165,9 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
 
 // The executor's costs as the simulator charges them: per task (dispatch plus its edges on
 // average), steals and wake-ups; reading another core's data, beyond a read from a core's
-// own L2, and writing over what another core read; and how much of a core's own cache and of the shared one keeps
-// recent outputs (half the last private level and half the first shared cache, as data reach a level: source_level).
+// own L2, and writing over what another core read; and how much of a core's own cache and of
+// the shared one keeps recent outputs (half the last private level and half the first shared
+// cache, as data reach a level: source_level).
 SimCosts sim_costs(const tiles::TileGraph& graph, const Profile& profile);
 
 // Whether a node whose data take `reach_bytes` (tiles::data_reach_bytes) reads them from a

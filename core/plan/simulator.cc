@@ -117,8 +117,8 @@ class Simulation {
 
   // A task writing memory whose last readers ran on other threads: the bytes those read,
   // while their cores still hold them (their threads touched less than their own cache holds
-  // since), up to its output. A line another core holds costs whichever of its readers ran
-  // here too, and readers' byte ranges may overlap: hence the sum, capped.
+  // since), up to its output. A line any other core read costs, whoever else read it, and
+  // readers' byte ranges overlap: hence the sum, capped.
   double overwrite_seconds(uint32_t task, int thread) const {
     const SimTask& t = tasks_[task];
     if (options_.costs.overwrite_byte <= 0) return 0;
