@@ -137,8 +137,7 @@ Result<double> time_whole_runs(const tiles::TileGraph& g, int threads, double se
   runtime::Executor executor(threads);
   const runtime::RunConfig config{runtime::Scheduler::kDynamic, 0, false};
   executor.run(g, arena, buffers.scratch_of, config, nullptr);  // start the threads, warm the caches
-  return kernels::quantile_seconds_of(seconds, 0.1,
-                                      [&] { executor.run(g, arena, buffers.scratch_of, config, nullptr); });
+  return kernels::median_seconds_of(seconds, [&] { executor.run(g, arena, buffers.scratch_of, config, nullptr); });
 }
 
 }  // namespace tessera::calibration

@@ -49,9 +49,8 @@ struct TaskTimes {
 };
 Result<TaskTimes> time_tasks(const tiles::TileGraph& g, double seconds);
 
-// The seconds of a whole run of `g` on `threads` threads (dynamic scheduler), runs back to
-// back for about `seconds`: the fastest tenth's bound, since another process only adds time
-// (a spell of it on the second core spoils a median of the runs on every core).
+// The median seconds of a whole run of `g` on `threads` threads (dynamic scheduler), runs
+// back to back for about `seconds`.
 Result<double> time_whole_runs(const tiles::TileGraph& g, int threads, double seconds);
 
 }  // namespace tessera::calibration

@@ -33,11 +33,11 @@ double median_seconds(double seconds, Run run) {
   return quantile_seconds(seconds, 0.5, run);
 }
 
-// The seconds of one body() call at `quantile` of the repetitions. Each timed repetition
-// makes as many calls as take at least 1 ms: browsers coarsen their clocks to 5 us (100 us
-// without cross-origin isolation), so a single short call would measure 0.
+// The median seconds of one body() call. Each timed repetition makes as many calls as take
+// at least 1 ms: browsers coarsen their clocks to 5 us (100 us without cross-origin
+// isolation), so a single short call would measure 0.
 template <class Body>
-double quantile_seconds_of(double seconds, double quantile, Body body) {
+double median_seconds_of(double seconds, Body body) {
   body();  // warm the caches
   int calls = 1;
   for (;;) {
@@ -46,18 +46,13 @@ double quantile_seconds_of(double seconds, double quantile, Body body) {
     if (seconds_since(start) >= 1e-3 || calls >= (1 << 20)) break;
     calls *= 2;
   }
-  return quantile_seconds(seconds, quantile,
-                          [&] {
-                            const auto start = std::chrono::steady_clock::now();
-                            for (int i = 0; i < calls; ++i) body();
-                            return seconds_since(start);
-                          }) /
+  return median_seconds(seconds,
+                        [&] {
+                          const auto start = std::chrono::steady_clock::now();
+                          for (int i = 0; i < calls; ++i) body();
+                          return seconds_since(start);
+                        }) /
          calls;
-}
-
-template <class Body>
-double median_seconds_of(double seconds, Body body) {
-  return quantile_seconds_of(seconds, 0.5, body);
 }
 
 // `floats` floats uniform in [-1, 1); empty when the allocation fails.
