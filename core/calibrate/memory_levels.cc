@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/base/aligned_buffer.h"
@@ -128,6 +129,15 @@ int64_t reached_l3_bytes(std::byte* data, int64_t l2, int64_t described, double 
   return 2 * fast;
 }
 
+// The faster half of timed rounds, summed: another process taking a core only ever adds
+// time, and a sum of many rounds outlasts a coarse clock's tick (a browser's 5 us or more).
+double fastest_half_sum(std::vector<double> seconds) {
+  std::sort(seconds.begin(), seconds.end());
+  double sum = 0;
+  for (size_t i = 0; i < seconds.size() / 2; ++i) sum += seconds[i];
+  return sum;
+}
+
 }  // namespace
 
 double measure_cross_core_read(int cores) {
@@ -159,11 +169,7 @@ double measure_cross_core_read(int cores) {
     turn.store(2 * round + 2, std::memory_order_release);
   }
   writer.join();
-  // The faster half of the rounds, summed: another process taking a core only ever adds
-  // time, and a sum of 32 reads outlasts a coarse clock's tick (a browser's 5 us or more).
-  std::sort(reads.begin(), reads.end());
-  double seconds = 0;
-  for (int round = 0; round < kRounds / 2; ++round) seconds += reads[round];
+  const double seconds = fastest_half_sum(std::move(reads));
   const double gbps = static_cast<double>(bytes) * (kRounds / 2) / seconds * 1e-9;
   return std::isfinite(gbps) ? gbps : 0;  // no tick at all: not measured
 }
@@ -204,14 +210,7 @@ double measure_shared_overwrite(int cores) {
     (round % 2 == 1 ? shared : own).push_back(kernels::seconds_since(start));
   }
   reader.join();
-  // The faster half of each kind, summed (as for the cross-core read).
-  const auto fastest_half = [](std::vector<double>& seconds) {
-    std::sort(seconds.begin(), seconds.end());
-    double sum = 0;
-    for (size_t i = 0; i < seconds.size() / 2; ++i) sum += seconds[i];
-    return sum;
-  };
-  const double extra = fastest_half(shared) - fastest_half(own);
+  const double extra = fastest_half_sum(std::move(shared)) - fastest_half_sum(std::move(own));
   const double gbps = static_cast<double>(bytes) * (kRounds / 4) / extra * 1e-9;
   return extra > 0 && std::isfinite(gbps) ? gbps : 0;  // no dearer than the core's own lines: not measured
 }
