@@ -98,6 +98,12 @@ int plan_command(int argc, char** argv) {
         "ms\n",
         r.default_exposure_ms, r.exposure_ms);
   }
+  if (r.no_reuse_predicted_ms > 0) {
+    std::printf("arena reuse: %s (simulated without reuse: %.3f ms)\n", r.reuse_memory ? "on" : "off, predicted faster",
+                r.no_reuse_predicted_ms);
+  } else if (!r.reuse_memory) {
+    std::printf("arena reuse: off\n");
+  }
   if (args->flags.count("explain")) explain(r);
   if (args->has("output")) {
     auto text = model.value()->plan_json(*dims);

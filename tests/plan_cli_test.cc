@@ -106,6 +106,7 @@ TEST_CASE("tessera plan --explain shows every node's grid and saves a plan that 
   CHECK(out.find("tiny_cnn: planner search, 2 threads, dynamic scheduler") != std::string::npos);
   CHECK(out.find("UNCALIBRATED") != std::string::npos);
   CHECK(out.find("simulated latency: default plan ") != std::string::npos);
+  CHECK(out.find("arena reuse: ") != std::string::npos);
   CHECK(out.find("plan written to " + p.plan) != std::string::npos);
 
   const json report = read_json(p.report);
@@ -119,7 +120,9 @@ TEST_CASE("tessera plan --explain shows every node's grid and saves a plan that 
     INFO(count);
     CHECK(report[count].is_number_unsigned());
   }
-  for (const char* ms : {"planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms"}) {
+  CHECK(report["reuse_memory"].is_boolean());
+  for (const char* ms : {"planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms",
+                         "no_reuse_predicted_ms"}) {
     INFO(ms);
     REQUIRE(report[ms].is_number());
     CHECK(report[ms].get<double>() >= 0);
@@ -133,6 +136,7 @@ TEST_CASE("tessera plan --explain shows every node's grid and saves a plan that 
   CHECK(file["version"] == 1);
   CHECK(file["model"] == "tiny_cnn");
   CHECK(file["threads"] == 2);
+  CHECK(file["reuse_memory"] == report["reuse_memory"]);
   CHECK(file["planner"] == "search");
   CHECK(file["inputs"] == json::parse(R"([{"name": "image", "dims": [2, 3, 17, 19]}])"));
 

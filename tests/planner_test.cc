@@ -184,6 +184,9 @@ TEST_CASE("searched plans compute the default plan's bits and are never predicte
           REQUIRE(planned);
           CHECK(planned->default_grid == node.grid);
         }
+        // The arena is as the report says; reuse is weighed on several threads only.
+        CHECK((report.no_reuse_predicted_ms > 0) == (threads > 1));
+        if (!report.reuse_memory) CHECK(info.arena_bytes == info.tensor_bytes);
         if (report.kept_default) {
           for (const NodePlan& n : report.nodes) CHECK(n.grid == n.default_grid);
         } else {
@@ -231,6 +234,32 @@ TEST_CASE("a saved plan loads back as the same tiling and computes the same bits
     CHECK(bitwise_equal(run(loaded, 2, Scheduler::kDynamic), run(searched, 3, Scheduler::kDynamic)));
     CHECK(json::parse(plan_text(*loaded))["nodes"] == file["nodes"]);
   }
+}
+
+TEST_CASE("a saved plan without arena reuse loads back without it, unless reuse is off anyway") {
+  const TestModel m = small_cnn();
+  auto searched = fine_searched(m);
+  json file = json::parse(plan_text(*searched));
+  CHECK(file["reuse_memory"] == plan_of(*searched).reuse_memory);
+  file["reuse_memory"] = false;
+  auto fresh = load(m, {.threads = 2, .plan = file.dump()});
+  CHECK_FALSE(plan_of(*fresh).reuse_memory);
+  const ModelInfo fresh_info = info_of(*fresh);
+  CHECK(fresh_info.arena_bytes == fresh_info.tensor_bytes);
+  CHECK(fresh_info.reuse_edges == 0);
+  CHECK(json::parse(plan_text(*fresh))["reuse_memory"] == false);
+  file["reuse_memory"] = true;
+  auto shared = load(m, {.threads = 2, .plan = file.dump()});
+  CHECK(plan_of(*shared).reuse_memory);
+  CHECK(info_of(*shared).arena_bytes < info_of(*shared).tensor_bytes);
+  CHECK(bitwise_equal(run(fresh, 2, Scheduler::kDynamic), run(shared, 2, Scheduler::kDynamic)));
+  // Asked for no reuse, a plan made with it does not bring it back.
+  auto asked_off = load(m, {.threads = 2, .reuse_memory = false, .plan = file.dump()});
+  CHECK_FALSE(plan_of(*asked_off).reuse_memory);
+  CHECK(info_of(*asked_off).arena_bytes == info_of(*asked_off).tensor_bytes);
+  // Older plan files say nothing: reuse.
+  file.erase("reuse_memory");
+  CHECK(plan_of(*load(m, {.threads = 2, .plan = file.dump()})).reuse_memory);
 }
 
 TEST_CASE("a saved plan's algorithms are the model's: a convolution Winograd would run goes by GEMM") {
@@ -287,6 +316,7 @@ TEST_CASE("saved plans that do not fit the model are refused naming the node or 
        "the plan runs node \"" + conv + "\" by algorithm \"fft\", which it does not have here"},
       {edited(plan, [&](json& p) { node(p)["algorithm"] = 1; }),
        "plan file: nodes[" + std::to_string(k) + "] (" + conv + "): \"algorithm\" must be a string"},
+      {edited(plan, [](json& p) { p["reuse_memory"] = "no"; }), "plan file: \"reuse_memory\" must be true or false"},
       {edited(plan, [](json& p) { p["model"] = "resnet"; }),
        "the plan was made for model \"resnet\", not \"small_cnn\""},
       {edited(plan, [](json& p) { p["inputs"][0]["dims"][0] = 2; }),

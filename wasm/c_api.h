@@ -129,9 +129,9 @@ const char* tessera_model_predict(TesseraModel* model, int threads, int schedule
 // tessera_model_predict): what = 0 gives the plan report JSON {"planner" ("default", "search" or
 // "file"), "searched", "kept_default", "calibrated", "threads", "search_path",
 // "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes", "planning_ms",
-// "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "nodes": [{"name", "op", "grid",
-// "default_grid", "algorithm", "predicted_ms", "default_ms"}]} with the nodes in the info JSON's order; what = 1 gives
-// its plan file
+// "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "reuse_memory",
+// "no_reuse_predicted_ms", "nodes": [{"name", "op", "grid", "default_grid", "algorithm", "predicted_ms",
+// "default_ms"}]} with the nodes in the info JSON's order; what = 1 gives its plan file
 // (docs/planning.md), which the "plan" load option takes back. NULL on error (symbolic dims before the first run,
 // another `what`), the message then in tessera_model_last_error.
 const char* tessera_model_plan(TesseraModel* model, int what);

@@ -115,7 +115,7 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   TESSERA_RETURN_IF_ERROR(choose_algorithms(s->graph, s->dims, profile));
   TESSERA_ASSIGN_OR_RETURN(s->plan, plan_tiling(s->graph, s->dims, profile, &s->plan_report));
   tiles::CompileOptions compile_options;
-  compile_options.reuse_memory = options_.reuse_memory;
+  compile_options.reuse_memory = s->plan_report.reuse_memory;
   compile_options.max_isa = isa_;
   compile_options.store = store_.get();
   compile_options.bind_kernels = !planning_only_;

@@ -122,6 +122,8 @@ std::string plan_report_json(const PlanReport& report) {
                                {"default_predicted_ms", report.default_predicted_ms},
                                {"exposure_ms", report.exposure_ms},
                                {"default_exposure_ms", report.default_exposure_ms},
+                               {"reuse_memory", report.reuse_memory},
+                               {"no_reuse_predicted_ms", report.no_reuse_predicted_ms},
                                {"nodes", nodes}};
   return root.dump(2);
 }

@@ -55,8 +55,14 @@ std::string plan_file_json(const std::string& model, const InputDims& inputs, co
     if (*ops::op_algorithm_name(node.attrs) != '\0') entry["algorithm"] = ops::op_algorithm_name(node.attrs);
     nodes.push_back(std::move(entry));
   }
-  const json root = {{"format", kFormat},         {"version", kVersion},       {"model", model}, {"inputs", in},
-                     {"threads", report.threads}, {"planner", report.planner}, {"nodes", nodes}};
+  const json root = {{"format", kFormat},
+                     {"version", kVersion},
+                     {"model", model},
+                     {"inputs", in},
+                     {"threads", report.threads},
+                     {"planner", report.planner},
+                     {"reuse_memory", report.reuse_memory},
+                     {"nodes", nodes}};
   return root.dump(1);
 }
 
@@ -87,6 +93,10 @@ Result<SavedPlan> parse_plan_file(const std::string& text) {
       return Status::error("plan file: inputs[" + std::to_string(i) + "] must be {\"name\", \"dims\": [...]}");
     }
     saved.inputs.emplace_back(in["name"].get<std::string>(), dims);
+  }
+  if (const json* reuse = field("reuse_memory")) {
+    if (!reuse->is_boolean()) return Status::error("plan file: \"reuse_memory\" must be true or false");
+    saved.reuse_memory = reuse->get<bool>();
   }
   const json* nodes = field("nodes");
   if (!nodes || !nodes->is_array()) return Status::error("plan file: \"nodes\" must be an array");

@@ -22,7 +22,8 @@ struct SavedPlan {
     std::vector<std::vector<int64_t>> cuts;
     std::string algorithm;  // ops::op_algorithm_name; empty: the op's own choice
   };
-  std::vector<Node> nodes;  // the computing nodes (not views), in graph order
+  std::vector<Node> nodes;   // the computing nodes (not views), in graph order
+  bool reuse_memory = true;  // whether the arena shares bytes between tensors (absent: true)
 };
 
 std::string plan_file_json(const std::string& model, const InputDims& inputs, const graph::Graph& g,

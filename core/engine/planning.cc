@@ -1,6 +1,7 @@
-// How a specialisation is computed and tiled: each node's algorithm and tiling from a saved
-// plan made for its dims, else from the cost model and the planner asked for
-// (core/plan/algorithms.h, planner.h), and what `tessera plan` reports about it.
+// How a specialisation is computed and tiled: each node's algorithm and tiling, and whether
+// its arena reuses memory, from a saved plan made for its dims, else from the cost model and
+// the planner asked for (core/plan/algorithms.h, planner.h), and what `tessera plan` reports
+// about it.
 #include <chrono>
 
 #include "core/engine/compiled_model.h"
@@ -41,6 +42,7 @@ Status CompiledModel::choose_algorithms(graph::Graph& g, const InputDims& dims,
 Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, const InputDims& dims,
                                                      const Result<plan::Profile>& profile, PlanReport* report) const {
   report->threads = options_.threads;
+  report->reuse_memory = options_.reuse_memory;
   plan::PlannerOptions options;
   options.defaults.threads = options_.threads;
   options.defaults.target_tile_flops = options_.tile_flops;
@@ -67,6 +69,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   if (saved_plan_ && plan_matches_inputs(*saved_plan_, dims).ok()) {
     TESSERA_ASSIGN_OR_RETURN(tiles::TilingPlan saved, saved_tiling(*saved_plan_, g, isa_));
     report->planner = "file";
+    report->reuse_memory = options_.reuse_memory && saved_plan_->reuse_memory;
     describe(saved, plan::default_tiling(g, options.defaults), nullptr);
     return saved;
   }
@@ -93,6 +96,8 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   report->predicted_ms = (planned.kept_default ? planned.default_seconds : planned.search_seconds) * 1e3;
   report->default_exposure_ms = planned.default_exposure * 1e3;
   report->exposure_ms = (planned.kept_default ? planned.default_exposure : planned.search_exposure) * 1e3;
+  report->reuse_memory = planned.reuse_memory;
+  report->no_reuse_predicted_ms = planned.no_reuse_seconds * 1e3;
   describe(planned.plan, planned.default_plan, &planned);
   return std::move(planned.plan);
 }

@@ -308,6 +308,14 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   return kernel * fit.scale + fit.tile + fit.tap * gemm_tap_blocks(blocks_, cost);
 }
 
+double TilePricer::stale_write_seconds(const Node& node, double bytes) const {
+  if (bytes <= 0 || !is_shared(*weight_level_)) return 0;
+  const double stale = 1 / rate(*weight_level_, Traffic::kRead).all;
+  // A node priced at a shared level already pays for its output lines there.
+  const double paid = is_shared(*node.level) ? 1 / node.bandwidth.all : 0;
+  return bytes * std::max(0.0, stale - paid);
+}
+
 namespace {
 
 // Prices every task of `graph` in order, each node's share once: price(task index, the
@@ -359,9 +367,14 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     const auto elements = static_cast<double>(task.region.element_count());
     out.output_bytes = elements * 4;
     out.bytes = task.cost.bytes;
+    double overwritten = 0;
     for (uint32_t i = task.overwrites_begin; i < task.overwrites_end; ++i) {
       out.overwrites.push_back({graph.overwrites[i].reader, static_cast<double>(graph.overwrites[i].bytes)});
+      overwritten += static_cast<double>(graph.overwrites[i].bytes);
     }
+    // What no reader of this run touched before it: a first occupant's bytes, or every
+    // output of a model run without reuse.
+    out.stale_write_seconds = pricer.stale_write_seconds(priced, std::max(0.0, out.output_bytes - overwritten));
     const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
     const double inputs = std::max(0.0, task.cost.bytes - out.output_bytes - weights);
     if (!is_shared(*priced.level)) {

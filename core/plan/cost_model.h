@@ -112,6 +112,10 @@ class TilePricer {
   // inputs from a closer cache: from a core's own they overlap the compute.
   double seconds(const Node& node, const ops::OpCost& cost, double elements, Warm warm) const;
   double seconds(const Node& node, const ops::OpCost& cost, double elements) const;
+  // Seconds of writing `bytes` over lines last touched a run ago: they come from the level
+  // that holds the model (its weights' level), beyond what the node's own level charges
+  // them. A model whose data outgrow the shared cache pays DRAM for every such line.
+  double stale_write_seconds(const Node& node, double bytes) const;
   // Where warm inputs can be: a core's last own cache, and the first shared one (or null).
   const MemoryLevel* own_cache() const { return own_cache_; }
   const MemoryLevel* shared_cache() const { return shared_cache_; }

@@ -762,6 +762,37 @@ TEST_CASE("writing over what another core read costs the measured rate, handed t
   CHECK(sim_costs(g, p).overwrite_byte == 0);
 }
 
+TEST_CASE("writing lines nobody read this run costs reading them from where the model's data live") {
+  Profile p = flat_profile(50);
+  // Two 1000-element tiles (4000 bytes out each); the second writes over 2500 bytes the first
+  // read, the rest of its output, like all of the first's, was last touched a run ago.
+  tiles::TileGraph g = hand_graph({{0, elementwise_cost(12000), 1000, {1}}, {1, elementwise_cost(12000), 1000}});
+  g.overwrites = {{0, 2500}};
+  g.tasks[1].overwrites_begin = 0;
+  g.tasks[1].overwrites_end = 1;
+  const auto stale = [&](int threads) {
+    const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p, threads);
+    return std::pair{tasks[0].stale_write_seconds, tasks[1].stale_write_seconds};
+  };
+  // A model that fits a core's L2 leaves them there: nothing more.
+  CHECK(stale(1) == std::pair{0.0, 0.0});
+  // 4 MB of weights and arena live in L3 (30 GB/s).
+  g.arena_bytes = 4 << 20;
+  CHECK(stale(1).first == Approx(4000 / 30e9));
+  CHECK(stale(1).second == Approx(1500 / 30e9));
+  // 16 MB in DRAM (15 GB/s alone, 10 each of two).
+  g.arena_bytes = 16 << 20;
+  CHECK(stale(1).first == Approx(4000 / 15e9));
+  CHECK(stale(2).first == Approx(4000 / 10e9));
+  // A node whose own data come from L3 (8 MB reach) already pays L3 for its output lines.
+  g.nodes[0].reach_bytes = 8 << 20;
+  CHECK(stale(1).first == Approx(4000 / 15e9 - 4000 / 20e9));
+  // The simulator adds them to the tasks' time.
+  const std::vector<double> seconds = predict_task_seconds(g, p, 1);
+  const Prediction with = predict(g, p, 1, SimScheduler::kDynamic);
+  CHECK(with.node_seconds[1] == Approx(seconds[1] + stale(1).second));
+}
+
 TEST_CASE("a node's predicted time includes what its tiles pay for inputs made on another thread") {
   Profile p = flat_profile(64);
   p.executor.remote_input = 3e-6;

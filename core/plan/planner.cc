@@ -33,10 +33,33 @@ double interference_exposure(const tiles::TileGraph& graph, const Profile& profi
   return exposure;
 }
 
+namespace {
+
+// Arena reuse makes a tensor's bytes another's once its readers are done: fewer bytes, still
+// in cache, for the next writer, unless its readers ran on another core, which must give the
+// lines up first (docs/cost-model.md). Without reuse every output goes to lines last
+// touched a run ago. The simulator weighs both; reuse stays unless the run without it is
+// predicted faster by a clear margin, for the arena it costs.
+constexpr double kNoReuseMargin = 0.05;
+
+Status choose_reuse(const graph::Graph& g, const Profile& profile, const PlannerOptions& options,
+                    tiles::CompileOptions skeleton, PlannedTiling* out) {
+  const int threads = options.defaults.threads;
+  skeleton.reuse_memory = false;
+  TESSERA_ASSIGN_OR_RETURN(tiles::TileGraph fresh, tiles::compile(g, out->plan, skeleton));
+  out->no_reuse_seconds = predict(fresh, profile, threads, options.scheduler).latency;
+  const double chosen = out->kept_default ? out->default_seconds : out->search_seconds;
+  out->reuse_memory = out->no_reuse_seconds >= chosen * (1 - kNoReuseMargin);
+  return Status();
+}
+
+}  // namespace
+
 Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile, const PlannerOptions& options) {
   PlannedTiling out;
   out.default_plan = default_tiling(g, options.defaults);
   out.plan = out.default_plan;
+  out.reuse_memory = options.compile.reuse_memory;
   if (options.planner == Planner::kDefault) return out;
 
   tiles::CompileOptions skeleton = options.compile;
@@ -62,6 +85,10 @@ Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile,
   out.kept_default = out.search_seconds >= out.default_seconds ||
                      out.search_seconds + out.search_exposure >= out.default_seconds + out.default_exposure;
   if (!out.kept_default) out.plan = out.search.plan;
+  // On one thread no core has lines to give up: reuse only saves.
+  if (options.compile.reuse_memory && threads > 1) {
+    TESSERA_RETURN_IF_ERROR(choose_reuse(g, profile, options, skeleton, &out));
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The tiling planners behind `--planner`: the default heuristic, or the search
 // (tiling_search.h) checked by the simulator against the default, whose plan it replaces only
-// when the simulated run is faster. Plain data in, plain data out.
+// when the simulated run is faster; the search also decides whether the arena reuses memory.
+// Plain data in, plain data out.
 #pragma once
 
 #include <string>
@@ -38,7 +39,12 @@ struct PlannedTiling {
   // nodes): the check weighs it too, so a plan of a few long tiles must win by more.
   double default_exposure = 0;
   double search_exposure = 0;
-  TilingSearch search;  // searched only
+  // Whether the arena shares bytes between tensors: as asked, unless the search ran and the
+  // plan was predicted faster by 5 % without (writes over lines other cores read cost more
+  // than a fresh arena's).
+  bool reuse_memory = true;
+  double no_reuse_seconds = 0;  // simulated latency of the plan without reuse (searched, reuse asked)
+  TilingSearch search;          // searched only
 };
 
 // TilingSearchOptions::interference times the longest tile of every node of `graph`.

@@ -92,8 +92,8 @@ class Simulation {
 
   void start(int thread, uint32_t task, double time) {
     idle_[thread] = false;
-    result_.locality[task] =
-        remote_input_seconds(task, thread) + overwrite_seconds(task, thread) - warm_input_seconds(task, thread);
+    result_.locality[task] = remote_input_seconds(task, thread) + overwrite_seconds(task, thread) +
+                             tasks_[task].stale_write_seconds - warm_input_seconds(task, thread);
     touched_[thread] += tasks_[task].bytes;
     touched_after_[task] = touched_[thread];
     all_touched_ += tasks_[task].bytes;

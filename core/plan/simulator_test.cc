@@ -1,7 +1,7 @@
 // The simulator against schedules worked out by hand from the runtime's policy: a chain,
 // fork-join, unbalanced tiles, one thread and several, both schedulers, the costs of
-// overheads, steals and wake-ups, the inputs found still in cache, and writes over what
-// another thread read.
+// overheads, steals and wake-ups, the inputs found still in cache, writes over what another
+// thread read, and writes over what nobody touched this run.
 #include <catch2/catch.hpp>
 
 #include "core/plan/simulator.h"
@@ -223,6 +223,17 @@ TEST_CASE("writing over memory another thread read costs its bytes while that co
   CHECK(run(tasks, 2, SimScheduler::kBarrier, costs).locality[2] == Approx(0.5));
   // One thread: every reader ran here.
   CHECK(run(tasks, 1, SimScheduler::kBarrier, costs).latency == Approx(4));
+}
+
+TEST_CASE("writing lines nobody touched this run costs what the task says, on any thread") {
+  std::vector<SimTask> chain = {task(0, 1, {1}), task(1, 2)};
+  chain[1].stale_write_seconds = 0.5;
+  for (int threads : {1, 2}) {
+    const SimResult r = run(chain, threads);
+    CHECK(r.locality[0] == 0);
+    CHECK(r.locality[1] == Approx(0.5));
+    CHECK(r.latency == Approx(3.5));
+  }
 }
 
 TEST_CASE("no tasks: nothing to do") {

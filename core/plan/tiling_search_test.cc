@@ -280,6 +280,49 @@ TEST_CASE("the planner keeps the default plan unless the simulator predicts the 
   }
 }
 
+TEST_CASE("the search turns arena reuse off only where the simulator predicts the run faster without it") {
+  const graph::Graph g = residual_cnn();
+  Profile free_overwrites = profile_with_tile_cost(2e-6);
+  Profile dear_overwrites = free_overwrites;
+  dear_overwrites.shared_overwrite_gbps = 0.01;  // 100 ns per byte another core read
+  const auto planned = [&](const Profile& profile, int threads, bool reuse_asked = true) {
+    PlannerOptions options;
+    options.planner = Planner::kSearch;
+    options.defaults.threads = threads;
+    options.compile.reuse_memory = reuse_asked;
+    auto out = plan_tiling(g, profile, options);
+    REQUIRE(out.ok());
+    return std::move(out).value();
+  };
+  const auto chosen_seconds = [](const PlannedTiling& p) {
+    return p.kept_default ? p.default_seconds : p.search_seconds;
+  };
+
+  // Writes over what the other core read are dear: the fresh arena wins.
+  const PlannedTiling dear = planned(dear_overwrites, 2);
+  CHECK_FALSE(dear.reuse_memory);
+  CHECK(dear.no_reuse_seconds > 0);
+  CHECK(dear.no_reuse_seconds < 0.95 * chosen_seconds(dear));
+  // Free, reuse only saves: the stale lines of a fresh arena cost, and reuse stays.
+  const PlannedTiling free = planned(free_overwrites, 2);
+  CHECK(free.reuse_memory);
+  CHECK(free.no_reuse_seconds >= 0.95 * chosen_seconds(free));
+  // One thread has no other core to take lines from: reuse is not weighed.
+  const PlannedTiling one = planned(dear_overwrites, 1);
+  CHECK(one.reuse_memory);
+  CHECK(one.no_reuse_seconds == 0);
+  // Asked for no reuse, there is none.
+  const PlannedTiling off = planned(free_overwrites, 2, false);
+  CHECK_FALSE(off.reuse_memory);
+  CHECK(off.no_reuse_seconds == 0);
+  // The default planner does as asked.
+  PlannerOptions by_default;
+  by_default.defaults.threads = 2;
+  auto heuristic = plan_tiling(g, dear_overwrites, by_default);
+  REQUIRE(heuristic.ok());
+  CHECK(heuristic->reuse_memory);
+}
+
 TEST_CASE("a slowed thread's exposure is its longest tile per node, and it keeps long tiles out") {
   const graph::Graph g = residual_cnn();
   const Profile profile = profile_with_tile_cost(2e-6);
@@ -333,7 +376,10 @@ TEST_CASE("hand-overs are priced: when they are dear, the searched plan hands fe
   const auto handed_over = [&](const tiles::TileGraph& plan) {
     const std::vector<SimTask> tasks = sim_tasks(plan, predict_task_seconds(plan, dear, 2), dear, 2);
     const SimResult run = simulate(tasks, {2, SimScheduler::kDynamic, sim_costs(plan, dear)});
-    return std::count_if(run.locality.begin(), run.locality.end(), [](double seconds) { return seconds > 0; });
+    // What tasks pay beyond writing lines nobody touched this run: the hand-overs.
+    uint32_t count = 0;
+    for (size_t t = 0; t < tasks.size(); ++t) count += run.locality[t] - tasks[t].stale_write_seconds > 0;
+    return count;
   };
   CHECK(handed_over(minding) < handed_over(ignoring));
   CHECK(predict(minding, dear, 2, SimScheduler::kDynamic).latency <

@@ -79,6 +79,9 @@ for (const wasm of BUILDS) {
         assert.ok(engine.threads === 1 ? report.defaultExposureMs === 0 : report.defaultExposureMs > 0, name);
         assert.ok(report.predictedMs + report.exposureMs <= report.defaultPredictedMs + report.defaultExposureMs,
           `${name}: the search's plan is predicted slower with a slowed thread`);
+        // Arena reuse is weighed on several threads only.
+        assert.equal(typeof report.reuseMemory, 'boolean', name);
+        assert.ok(engine.threads === 1 ? report.noReusePredictedMs === 0 : report.noReusePredictedMs > 0, name);
         // The report also lists relayouts that alias their input (gap@identity), which compile
         // to no tiles and which inspect() leaves out.
         const compiled = new Set(searched.inspect().nodes.map((n) => n.name));

@@ -361,6 +361,7 @@ export class Model {
    * How the compiled model inspect() describes was tiled, and what the planner predicted.
    * @returns {{ planner, searched, keptDefault, calibrated, threads, searchPath, configurations,
    *   nodesEliminated, edgesEliminated, coreNodes, planningMs, predictedMs, defaultPredictedMs,
+   *   exposureMs, defaultExposureMs, reuseMemory, noReusePredictedMs,
    *   nodes: [{ name, op, grid, defaultGrid, predictedMs, defaultMs }] }} with planner 'default',
    *   'search' or 'file' (a saved plan), and the search's numbers zero when it did not run
    */
@@ -373,6 +374,7 @@ export class Model {
       nodesEliminated: r.nodes_eliminated, edgesEliminated: r.edges_eliminated, coreNodes: r.core_nodes,
       planningMs: r.planning_ms, predictedMs: r.predicted_ms, defaultPredictedMs: r.default_predicted_ms,
       exposureMs: r.exposure_ms, defaultExposureMs: r.default_exposure_ms,
+      reuseMemory: r.reuse_memory, noReusePredictedMs: r.no_reuse_predicted_ms,
       nodes: r.nodes.map((n) => ({ name: n.name, op: n.op, grid: n.grid, defaultGrid: n.default_grid,
                                    algorithm: n.algorithm,
                                    predictedMs: n.predicted_ms, defaultMs: n.default_ms })),

@@ -188,6 +188,11 @@ export interface PlanReport {
    *  interference share (docs/planning.md). A searched plan must win with and without it. */
   exposureMs: number;
   defaultExposureMs: number;
+  /** The arena shares bytes between tensors; the search turns this off where the plan is
+   *  predicted faster without (writes over lines another core read cost more than fresh ones). */
+  reuseMemory: boolean;
+  /** Simulated latency of the plan in use without reuse (0: not weighed). */
+  noReusePredictedMs: number;
   nodes: NodePlan[];
 }
 
@@ -202,6 +207,8 @@ export interface SavedPlan {
   inputs: Array<{ name: string; dims: number[] }>;
   threads: number;
   planner: string;
+  /** Whether the arena shares bytes between tensors (absent: true). */
+  reuse_memory?: boolean;
   nodes: Array<{ name: string; op: string; shape: number[]; cuts: number[][] }>;
 }
 

@@ -34,9 +34,11 @@ bool parse_scheduler(const std::string& text, Scheduler* scheduler);
 const char* scheduler_name(Scheduler scheduler);
 
 struct CompileOptions {
-  int threads = 1;               // threads the tiling is sized for (tiles per node >= threads)
-  double tile_flops = 2.0e6;     // target work per tile
-  bool reuse_memory = true;      // share arena bytes between tensors with disjoint lifetimes
+  int threads = 1;            // threads the tiling is sized for (tiles per node >= threads)
+  double tile_flops = 2.0e6;  // target work per tile
+  // Share arena bytes between tensors with disjoint lifetimes: the search planner, or a plan
+  // file, may still leave them apart where that is predicted faster (PlanReport::reuse_memory).
+  bool reuse_memory = true;
   std::string isa = "auto";      // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
   int max_specializations = 16;  // compiled input-dims signatures kept (least recently used go)
   // The tiling planner (docs/planning.md): "default" (a heuristic) or "search" (per-node
@@ -82,7 +84,12 @@ struct PlanReport {
   // planner's interference share. A searched plan must be faster with and without it.
   double exposure_ms = 0;
   double default_exposure_ms = 0;
-  std::vector<NodePlan> nodes;  // in ModelInfo::nodes order
+  // Whether the arena shares bytes between tensors. The search turns it off where the plan is
+  // predicted faster without (on several threads, writes over lines another core read cost
+  // more than a fresh arena's); CompileOptions::reuse_memory = false turns it off always.
+  bool reuse_memory = true;
+  double no_reuse_predicted_ms = 0;  // simulated latency of the plan in use without reuse (when weighed)
+  std::vector<NodePlan> nodes;       // in ModelInfo::nodes order
 };
 
 // Concrete dims per input name: which specialisation of a model to use.
@@ -250,8 +257,9 @@ std::string model_prediction_json(const ModelPrediction& prediction);
 
 // A plan report as JSON: {"planner", "searched", "kept_default", "calibrated", "threads",
 // "search_path", "configurations", "nodes_eliminated", "edges_eliminated", "core_nodes",
-// "planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "nodes": [{"name", "op",
-// "grid", "default_grid", "algorithm", "predicted_ms", "default_ms"}]}.
+// "planning_ms", "predicted_ms", "default_predicted_ms", "exposure_ms", "default_exposure_ms", "reuse_memory",
+// "no_reuse_predicted_ms", "nodes": [{"name", "op", "grid", "default_grid", "algorithm", "predicted_ms",
+// "default_ms"}]}.
 std::string plan_report_json(const PlanReport& report);
 
 // The tile timeline as Chrome / Perfetto trace JSON (one track per thread).
