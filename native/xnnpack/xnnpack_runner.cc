@@ -29,6 +29,7 @@ Result<std::unique_ptr<XnnpackRunner>> XnnpackRunner::create(std::unique_ptr<Xnn
   if (threads < 1) return Status::error("threads must be at least 1");
   std::unique_ptr<XnnpackRunner> r(new XnnpackRunner());
   r->threads_ = threads;
+  r->relayout_flags_ = yield_workers ? PTHREADPOOL_FLAG_YIELD_WORKERS : 0;
   if (threads > 1) {
     r->pool_ = pthreadpool_create(static_cast<size_t>(threads));
     if (r->pool_ == nullptr)
@@ -86,7 +87,7 @@ std::vector<Tensor> XnnpackRunner::output_specs() const {
 void XnnpackRunner::relayout(const RelayoutStage& stage) {
   CopyTask task{&stage.copy, buffers_[stage.input].as<float>(), buffers_[stage.output].as<float>()};
   // Threads take slices of the outermost output dim (pthreadpool runs inline without a pool).
-  pthreadpool_parallelize_1d(pool_, copy_slice, &task, static_cast<size_t>(stage.copy.dims[0]), 0);
+  pthreadpool_parallelize_1d(pool_, copy_slice, &task, static_cast<size_t>(stage.copy.dims[0]), relayout_flags_);
 }
 
 Result<std::vector<Tensor>> XnnpackRunner::run(const std::vector<Tensor>& inputs) {
