@@ -236,7 +236,7 @@ TEST_CASE("a saved plan loads back as the same tiling and computes the same bits
   }
 }
 
-TEST_CASE("a saved plan without arena reuse loads back without it, unless reuse is off anyway") {
+TEST_CASE("a saved plan's arena reuse loads back; reuse_memory = false wins; an older plan file means reuse") {
   const TestModel m = small_cnn();
   auto searched = fine_searched(m);
   json file = json::parse(plan_text(*searched));

@@ -186,7 +186,7 @@ TEST_CASE("no tile reads bytes that its ancestors did not write") {
   }
 }
 
-TEST_CASE("a tile writing over bytes other tiles read names them, with the bytes it overwrites") {
+TEST_CASE("a tile writing over bytes other tiles read names them, with the bytes it overwrites and what is stale") {
   // x -> Sin -> Cos -> Exp -> Neg, all of one size: Cos's output takes x's bytes (read by
   // Sin), Exp's Sin's (read by Cos) and Neg's Cos's (read by Exp), tile by tile.
   ModelBuilder b(1);
@@ -219,10 +219,18 @@ TEST_CASE("a tile writing over bytes other tiles read names them, with the bytes
         CHECK(std::find(children.begin(), children.end(), w) != children.end());
       }
       CHECK(got == expected);
+      // All its bytes were written before in this run: nothing is left from the run before.
+      CHECK(g.tasks[w].stale_share == 0);
     }
   }
-  // Without reuse no tile writes over another's bytes.
-  CHECK(compile_json(m.json, m.weights, 2, false, 1e3)->tiles.overwrites.empty());
+  // Sin's output is the first in its bytes: all of it was last touched a run ago.
+  for (uint32_t t = g.nodes[0].first_task; t < g.nodes[0].first_task + g.nodes[0].task_count; ++t) {
+    CHECK(g.tasks[t].stale_share == 1);
+  }
+  // Without reuse no tile writes over another's bytes, and every output's are stale.
+  const auto fresh = compile_json(m.json, m.weights, 2, false, 1e3);
+  CHECK(fresh->tiles.overwrites.empty());
+  for (const tiles::Task& task : fresh->tiles.tasks) CHECK(task.stale_share == 1);
 }
 
 TEST_CASE("the simulator replays compiled graphs: every task after its parents, within the work and path bounds") {

@@ -93,7 +93,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   report->edges_eliminated = planned.search.search.edges_eliminated;
   report->core_nodes = planned.search.search.core_nodes;
   report->default_predicted_ms = planned.default_seconds * 1e3;
-  report->predicted_ms = (planned.kept_default ? planned.default_seconds : planned.search_seconds) * 1e3;
+  report->predicted_ms = planned.tiling_seconds() * 1e3;
   report->default_exposure_ms = planned.default_exposure * 1e3;
   report->exposure_ms = (planned.kept_default ? planned.default_exposure : planned.search_exposure) * 1e3;
   report->reuse_memory = planned.reuse_memory;

@@ -367,14 +367,12 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     const auto elements = static_cast<double>(task.region.element_count());
     out.output_bytes = elements * 4;
     out.bytes = task.cost.bytes;
-    double overwritten = 0;
     for (uint32_t i = task.overwrites_begin; i < task.overwrites_end; ++i) {
       out.overwrites.push_back({graph.overwrites[i].reader, static_cast<double>(graph.overwrites[i].bytes)});
-      overwritten += static_cast<double>(graph.overwrites[i].bytes);
     }
-    // What no reader of this run touched before it: a first occupant's bytes, or every
-    // output of a model run without reuse.
-    out.stale_write_seconds = pricer.stale_write_seconds(priced, std::max(0.0, out.output_bytes - overwritten));
+    // What no earlier occupant wrote this run: a first occupant's bytes, or every output of
+    // a model run without reuse.
+    out.stale_write_seconds = pricer.stale_write_seconds(priced, out.output_bytes * task.stale_share);
     const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
     const double inputs = std::max(0.0, task.cost.bytes - out.output_bytes - weights);
     if (!is_shared(*priced.level)) {

@@ -762,14 +762,12 @@ TEST_CASE("writing over what another core read costs the measured rate, handed t
   CHECK(sim_costs(g, p).overwrite_byte == 0);
 }
 
-TEST_CASE("writing lines nobody read this run costs reading them from where the model's data live") {
+TEST_CASE("writing lines nobody wrote this run costs reading them from where the model's data live") {
   Profile p = flat_profile(50);
-  // Two 1000-element tiles (4000 bytes out each); the second writes over 2500 bytes the first
-  // read, the rest of its output, like all of the first's, was last touched a run ago.
+  // Two 1000-element tiles (4000 bytes out each); the second writes over 2500 bytes an earlier
+  // occupant wrote; the rest of its output, like all of the first's, was last touched a run ago.
   tiles::TileGraph g = hand_graph({{0, elementwise_cost(12000), 1000, {1}}, {1, elementwise_cost(12000), 1000}});
-  g.overwrites = {{0, 2500}};
-  g.tasks[1].overwrites_begin = 0;
-  g.tasks[1].overwrites_end = 1;
+  g.tasks[1].stale_share = 1500.0f / 4000;
   const auto stale = [&](int threads) {
     const std::vector<SimTask> tasks = sim_tasks(g, std::vector<double>(2, 1e-6), p, threads);
     return std::pair{tasks[0].stale_write_seconds, tasks[1].stale_write_seconds};

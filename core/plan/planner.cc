@@ -37,19 +37,15 @@ namespace {
 
 // Arena reuse makes a tensor's bytes another's once its readers are done: fewer bytes, still
 // in cache, for the next writer, unless its readers ran on another core, which must give the
-// lines up first (docs/cost-model.md). Without reuse every output goes to lines last
-// touched a run ago. The simulator weighs both; reuse stays unless the run without it is
-// predicted faster by a clear margin, for the arena it costs.
-constexpr double kNoReuseMargin = 0.05;
-
+// lines up first (docs/cost-model.md), and reuse edges order each writer after them. Without
+// reuse every output goes to lines last touched a run ago. The simulator weighs both.
 Status choose_reuse(const graph::Graph& g, const Profile& profile, const PlannerOptions& options,
                     tiles::CompileOptions skeleton, PlannedTiling* out) {
   const int threads = options.defaults.threads;
   skeleton.reuse_memory = false;
   TESSERA_ASSIGN_OR_RETURN(tiles::TileGraph fresh, tiles::compile(g, out->plan, skeleton));
   out->no_reuse_seconds = predict(fresh, profile, threads, options.scheduler).latency;
-  const double chosen = out->kept_default ? out->default_seconds : out->search_seconds;
-  out->reuse_memory = out->no_reuse_seconds >= chosen * (1 - kNoReuseMargin);
+  out->reuse_memory = out->no_reuse_seconds >= out->tiling_seconds() * (1 - kNoReuseMargin);
   return Status();
 }
 

@@ -39,13 +39,21 @@ struct PlannedTiling {
   // nodes): the check weighs it too, so a plan of a few long tiles must win by more.
   double default_exposure = 0;
   double search_exposure = 0;
-  // Whether the arena shares bytes between tensors: as asked, unless the search ran and the
-  // plan was predicted faster by 5 % without (writes over lines other cores read cost more
-  // than a fresh arena's).
+  // Whether the arena shares bytes between tensors: as asked, unless the search ran on several
+  // threads and the plan was predicted more than kNoReuseMargin faster without (no writes
+  // over lines other cores read, no reuse edges ordering the tiles; every output to lines
+  // last touched a run ago).
   bool reuse_memory = true;
   double no_reuse_seconds = 0;  // simulated latency of the plan without reuse (searched, reuse asked)
   TilingSearch search;          // searched only
+
+  // Simulated latency of the tiling in use, with arena reuse (searched only).
+  double tiling_seconds() const { return kept_default ? default_seconds : search_seconds; }
 };
+
+// How much faster a run without arena reuse must be predicted for the search to give it up:
+// a fresh arena costs memory (PP-OCR cls: 3.3 MB instead of 0.35).
+constexpr double kNoReuseMargin = 0.05;
 
 // TilingSearchOptions::interference times the longest tile of every node of `graph`.
 double interference_exposure(const tiles::TileGraph& graph, const Profile& profile, int threads, double interference);

@@ -40,8 +40,8 @@ struct SimTask {
   double saving_in_shared_cache = 0;
   // The tasks that read the memory it writes (its previous occupant's), all before it.
   std::vector<SimOverwrite> overwrites = {};
-  // Writing its output lines that no task of the run touched before (none of `overwrites`):
-  // they were last touched a run ago, and come from wherever that left them.
+  // Writing its output lines that no task wrote before in this run: they were last touched a
+  // run ago, and come from wherever that left them.
   double stale_write_seconds = 0;
 };
 
@@ -87,8 +87,8 @@ struct SimResult {
   double critical_path = 0;      // the longest dependency chain (with overheads): no P beats it
   std::vector<SimEvent> events;  // per task, in task order
   // Per task: what where its data were last touched added to it (inputs another thread made,
-  // memory another thread read that it writes over, memory nobody touched this run: more) or took from it (inputs made
-  // just before, still in a closer cache: less).
+  // memory another thread read that it writes over, memory no task wrote this run: more) or
+  // took from it (inputs made just before, still in a closer cache: less).
   std::vector<double> locality;
 };
 

@@ -121,6 +121,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     out.tasks[t].overwrites_begin = static_cast<uint32_t>(out.overwrites.size());
     out.overwrites.insert(out.overwrites.end(), edges.overwrites[t].begin(), edges.overwrites[t].end());
     out.tasks[t].overwrites_end = static_cast<uint32_t>(out.overwrites.size());
+    out.tasks[t].stale_share = edges.stale_share[t];
   }
 
   for (int input : g.inputs) {

@@ -153,6 +153,7 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
 
   EdgeLists edges;
   edges.overwrites.resize(task_count);
+  edges.stale_share.assign(task_count, 1.0f);
   auto dedupe = [](std::vector<uint32_t>& v) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -175,13 +176,18 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
     std::sort(earlier.begin(), earlier.end(),
               [&](size_t x, size_t y) { return memory.storages[x].last_use > memory.storages[y].last_use; });
     ByteSet uncovered({sb.offset, sb.offset + sb.bytes});
+    std::vector<int64_t> rewritten(writes[b].size(), 0);  // per write of B: bytes an earlier occupant wrote
     for (size_t a : earlier) {
       // Only the bytes A's tiles write count as covered (not its alignment padding).
       const Storage& sa = memory.storages[a];
       const int64_t written = g.tensors[sa.tensor].bytes();
       const std::vector<ByteRange> latest = uncovered.take(sa.offset, sa.offset + written);
       if (latest.empty()) continue;
-      for (const Access& w : writes[b]) {
+      for (size_t i = 0; i < writes[b].size(); ++i) {
+        const Access& w = writes[b][i];
+        for (const ByteRange& range : latest) {
+          rewritten[i] += std::max<int64_t>(0, std::min(w.end, range.end) - std::max(w.begin, range.begin));
+        }
         for (const auto* list : {&reads[a], &writes[a]}) {
           for (const Access& r : *list) {
             if (!overlap(r, w)) continue;
@@ -199,6 +205,12 @@ Result<EdgeLists> build_edges(const graph::Graph& g, const TilingPlan& plan, con
           }
         }
       }
+    }
+    // The earlier occupants' parts are disjoint: their sum is what of each write they cover.
+    for (size_t i = 0; i < writes[b].size(); ++i) {
+      const Access& w = writes[b][i];
+      const auto span = static_cast<double>(w.end - w.begin);
+      if (span > 0) edges.stale_share[w.task] = static_cast<float>(1 - static_cast<double>(rewritten[i]) / span);
     }
   }
   // One entry per reader, its bytes summed (a task may read a storage through several inputs).

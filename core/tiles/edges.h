@@ -18,6 +18,7 @@ struct EdgeLists {
   // Per task, the tasks that read the previous occupant of bytes it writes (reuse edges from a
   // read), each once, with the bytes of their reads it writes over.
   std::vector<std::vector<Overwrite>> overwrites;
+  std::vector<float> stale_share;  // per task: Task::stale_share
   uint64_t data_edges = 0;
   uint64_t reuse_edges = 0;
 };

@@ -26,6 +26,9 @@ struct Task {
   uint32_t children_end = 0;
   uint32_t overwrites_begin = 0;  // range in TileGraph::overwrites: the readers of what it writes over
   uint32_t overwrites_end = 0;
+  // The share of its output's bytes (of their hull) that no earlier occupant wrote this run
+  // (arena reuse): last touched a run ago. 1 without reuse.
+  float stale_share = 1;
   ops::Region region;  // the output region this task computes
   ops::OpCost cost;    // its work, as the cost model prices it
 };

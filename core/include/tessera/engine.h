@@ -78,17 +78,18 @@ struct PlanReport {
   uint64_t edges_eliminated = 0;
   uint64_t core_nodes = 0;
   double planning_ms = 0;           // the search and the simulator's check of its plan
-  double predicted_ms = 0;          // simulated latency of the plan in use (searched plans)
+  double predicted_ms = 0;          // simulated latency of the tiling in use, with arena reuse (searched plans)
   double default_predicted_ms = 0;  // simulated latency of the default plan (searched plans)
   // What a thread slowed by other work would add to each: every node's longest tile times the
   // planner's interference share. A searched plan must be faster with and without it.
   double exposure_ms = 0;
   double default_exposure_ms = 0;
-  // Whether the arena shares bytes between tensors. The search turns it off where the plan is
-  // predicted faster without (on several threads, writes over lines another core read cost
-  // more than a fresh arena's); CompileOptions::reuse_memory = false turns it off always.
+  // Whether the arena shares bytes between tensors. On several threads the search turns it off
+  // where the plan is predicted more than 5 % faster without (no writes over lines another
+  // core read, no reuse edges ordering its tiles); so does a plan file saying so, and
+  // CompileOptions::reuse_memory = false always.
   bool reuse_memory = true;
-  double no_reuse_predicted_ms = 0;  // simulated latency of the plan in use without reuse (when weighed)
+  double no_reuse_predicted_ms = 0;  // simulated latency of the tiling in use without reuse (when weighed)
   std::vector<NodePlan> nodes;       // in ModelInfo::nodes order
 };
 
