@@ -77,8 +77,9 @@ Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile,
   out.search_seconds = predict(searched, profile, threads, options.scheduler).latency;
   out.search_exposure = interference_exposure(searched, profile, threads, interference);
   out.searched = true;
-  // Faster, and still faster with a slowed thread: never predicted worse in either sense.
-  out.kept_default = out.search_seconds >= out.default_seconds ||
+  // Faster by the margin, and still faster with a slowed thread: never predicted worse in
+  // either sense.
+  out.kept_default = out.search_seconds >= out.default_seconds * (1 - kSearchMargin) ||
                      out.search_seconds + out.search_exposure >= out.default_seconds + out.default_exposure;
   if (!out.kept_default) out.plan = out.search.plan;
   // On one thread no core has lines to give up: reuse only saves.

@@ -166,7 +166,7 @@ export interface PlanReport {
   planner: 'default' | 'search' | 'file';
   /** The search ran; the fields from searchPath to defaultExposureMs are zero or "" otherwise. */
   searched: boolean;
-  /** The search ran and the simulator did not predict its plan faster: the default's is used. */
+  /** The search ran and the simulator did not predict its plan 3 % faster: the default's is used. */
   keptDefault: boolean;
   /** The search priced tiles from a profile (false: uncalibrated guesses, or no search). */
   calibrated: boolean;

@@ -69,7 +69,7 @@ struct NodePlan {
 struct PlanReport {
   std::string planner;          // "default", "search" or "file" (a saved plan)
   bool searched = false;        // the search ran
-  bool kept_default = false;    // it ran, and the simulator did not predict its plan faster
+  bool kept_default = false;    // it ran, and the simulator did not predict its plan 3 % faster
   bool calibrated = false;      // the profile was this machine's (else: uncalibrated guesses)
   int threads = 1;              // the thread count planned for
   std::string search_path;      // how the search solved what elimination left (config_search.h)
