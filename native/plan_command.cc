@@ -91,7 +91,7 @@ int plan_command(int argc, char** argv) {
         static_cast<unsigned long long>(r.nodes_eliminated), static_cast<unsigned long long>(r.edges_eliminated),
         static_cast<unsigned long long>(r.core_nodes), r.search_path.c_str(), r.planning_ms);
     std::printf("simulated latency: default plan %.3f ms, searched plan %.3f ms (%.2fx)%s\n", r.default_predicted_ms,
-                r.kept_default ? r.default_predicted_ms : r.predicted_ms, r.default_predicted_ms / r.predicted_ms,
+                r.predicted_ms, r.default_predicted_ms / r.predicted_ms,
                 r.kept_default ? ": not faster by the margin, the default plan is kept" : "");
     std::printf(
         "a slowed thread's exposure (longest tile per node x interference): default plan %.3f ms, plan in use %.3f "

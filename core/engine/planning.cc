@@ -95,7 +95,7 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
   report->default_predicted_ms = planned.default_seconds * 1e3;
   report->predicted_ms = planned.tiling_seconds() * 1e3;
   report->default_exposure_ms = planned.default_exposure * 1e3;
-  report->exposure_ms = (planned.kept_default ? planned.default_exposure : planned.search_exposure) * 1e3;
+  report->exposure_ms = planned.tiling_exposure() * 1e3;
   report->reuse_memory = planned.reuse_memory;
   report->no_reuse_predicted_ms = planned.no_reuse_seconds * 1e3;
   describe(planned.plan, planned.default_plan, &planned);

@@ -47,8 +47,9 @@ struct PlannedTiling {
   double no_reuse_seconds = 0;  // simulated latency of the plan without reuse (searched, reuse asked)
   TilingSearch search;          // searched only
 
-  // Simulated latency of the tiling in use, with arena reuse (searched only).
+  // Simulated latency of the tiling in use, with arena reuse, and its exposure (searched only).
   double tiling_seconds() const { return kept_default ? default_seconds : search_seconds; }
+  double tiling_exposure() const { return kept_default ? default_exposure : search_exposure; }
 };
 
 // How much faster the searched plan must be predicted to replace the default. Whole-model
