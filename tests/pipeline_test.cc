@@ -87,7 +87,9 @@ TEST_CASE("a streamed pipeline delivers every input's outputs in order") {
 
 TEST_CASE("layers larger than a worker are split into column pieces, and the outputs stay the same") {
   const TestModel test = wide_layers_model();
-  auto model = Model::load(test.json, test.weights, {});
+  CompileOptions keep;  // splitting reads the weights
+  keep.keep_weights = true;
+  auto model = Model::load(test.json, test.weights, keep);
   REQUIRE(model.ok());
   const std::vector<Tensor> expected = session_outputs(*model, test.inputs);
 
@@ -96,6 +98,13 @@ TEST_CASE("layers larger than a worker are split into column pieces, and the out
   PlaceOptions options;
   options.workers = options.threads = 4;
   options.worker_memory = 1 << 20;
+  // Loaded without keeping its weights, the model cannot be split: said, not read from freed memory.
+  auto released = Model::load(test.json, test.weights, {});
+  REQUIRE(released.ok());
+  const Status refused = Pipeline::create(*released, {}, options).status();
+  CHECK(refused.message() ==
+        "place: splitting 2 layers too large for a worker reads the model's weights, which were freed once compiled: "
+        "load it with keep_weights");
   auto pipeline = Pipeline::create(*model, {}, options);
   INFO(pipeline.status().message());
   REQUIRE(pipeline.ok());

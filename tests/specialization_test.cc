@@ -17,7 +17,8 @@ namespace {
 TestModel symbolic_cnn() {
   ModelBuilder b(7);
   const auto x = b.input({1, 3, 6, 6});
-  const auto conv = b.node("Relu", {b.node("Conv", {x, b.weight({8, 3, 3, 3}), b.weight({8})}, {{"pads", {1, 1, 1, 1}}})});
+  const auto conv =
+      b.node("Relu", {b.node("Conv", {x, b.weight({8, 3, 3, 3}), b.weight({8})}, {{"pads", {1, 1, 1, 1}}})});
   const auto dw = b.node("Conv", {conv, b.weight({8, 1, 3, 3})}, {{"pads", {1, 1, 1, 1}}, {"group", 8}});
   const auto pooled = b.node("Flatten", {b.node("GlobalAveragePool", {dw})});
   const auto logits = b.node("MatMul", {pooled, b.weight({8, 5})});
@@ -64,6 +65,8 @@ TEST_CASE("specialisations are cached, bounded, and share constants and packed w
   CHECK(third.specializations == 2);                    // the least recently used was evicted
   CHECK(third.packed_bytes == first.packed_bytes);      // packed once, shared by every shape
   CHECK(third.constant_bytes == first.constant_bytes);  // no constant copied per shape
+  // Loaded from bytes, its weights stay: new dims fold and pack from them.
+  CHECK(third.weight_bytes == static_cast<int64_t>(m.weights.size()));
 
   // A cached specialisation is the same compiled object: its compile time does not change.
   const ModelInfo again = model.value()->info({{"in0", {1, 3, 5, 9}}}).value();
@@ -103,8 +106,8 @@ TEST_CASE("a binding that contradicts the model names the input, the dim and bot
   Session session(model.value(), Executor::create(1));
   auto run = [&](std::vector<int64_t> ids_dims, std::vector<int64_t> mask_dims, DType dtype = DType::kInt64) {
     std::vector<int64_t> zeros(64, 0);
-    return session.run({Tensor::of("in0", ids_dims, dtype, zeros.data()), Tensor::of("in1", mask_dims, dtype, zeros.data())},
-                       {});
+    return session.run(
+        {Tensor::of("in0", ids_dims, dtype, zeros.data()), Tensor::of("in1", mask_dims, dtype, zeros.data())}, {});
   };
   CHECK(run({1, 7}, {1, 9}).status().message() ==
         "input \"in1\": dim 1 (\"seq\") is 9, but input \"in0\" binds \"seq\" to 7");

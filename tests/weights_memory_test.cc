@@ -1,6 +1,8 @@
 // Weights mapped from their file stay resident only until they are packed: the kernels give
 // back the pages they packed, a run reads back what it needs, and the outputs are bitwise
-// those of the same model loaded from bytes.
+// those of the same model loaded from bytes. Weights in heap memory (loaded from bytes, and
+// always in WebAssembly) are freed once a model of fixed dims is compiled: a run reads none
+// of them.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -8,10 +10,12 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/engine/compiled_model.h"
 #include "core/model/load.h"
 #include "tessera/pipeline.h"
 #include "tests/support/cli_run.h"
 #include "tests/support/engine_check.h"
+#include "tests/support/reference_run.h"
 
 namespace tessera::testing {
 namespace {
@@ -121,6 +125,81 @@ TEST_CASE("a pipeline's stages give back the file's pages they packed") {
   const int64_t resident = resident_bytes(nullptr, work_dir("weights_memory") + "/staged.bin");
   INFO("resident after the stages ran: " << resident << " of " << m.weights.size() << " bytes");
   CHECK(resident < static_cast<int64_t>(m.weights.size() / 32));
+}
+
+// A model with constants its kernels read in place (a gathered table, a constant A of a
+// MatMul, an elementwise operand, a constant output) beside packed weights (a convolution, a
+// depthwise one, a MatMul's B).
+TestModel in_place_constants_model() {
+  ModelBuilder b(11);
+  const std::string image = b.input({1, 8, 12, 12});
+  std::string h = b.node("Conv", {image, b.weight({16, 8, 3, 3}), b.weight({16})}, {{"pads", {1, 1, 1, 1}}});
+  h = b.node("Conv", {b.node("Relu", {h}), b.weight({16, 1, 3, 3}), b.weight({16})},
+             {{"group", 16}, {"pads", {1, 1, 1, 1}}});
+  h = b.node("Max", {h, b.weight({1, 16, 12, 12})});
+  const std::string rows = b.node("Reshape", {h, b.ints({16, 144})});
+  const std::string mixed = b.node("MatMul", {b.weight({6, 16}), rows});
+  const std::vector<int64_t> id_values{3, 0, 9, 3, 7};
+  const std::string ids = b.input(Tensor::of("ids", {5}, DType::kInt64, id_values.data()));
+  const std::string gathered = b.node("Gather", {b.weight({10, 144}), ids});
+  const std::string projected = b.node("MatMul", {gathered, b.weight({144, 20})});
+  const std::string constant = b.node("Neg", {b.weight({3, 4})});
+  return b.build({mixed, projected, constant});
+}
+
+// Loads `json` from a copy of `weights` this test keeps, so that what the model frees stays
+// readable here: it is overwritten with NaNs (and -1 indices) before the model runs.
+struct ReleasedModel {
+  std::shared_ptr<const Model> model;
+  std::shared_ptr<const AlignedBuffer> weights;
+};
+ReleasedModel load_and_poison(const std::string& json, const std::vector<uint8_t>& weights,
+                              const CompileOptions& options) {
+  AlignedBuffer copy = AlignedBuffer::allocate(weights.size());
+  if (!weights.empty()) std::memcpy(copy.data(), weights.data(), weights.size());
+  auto desc = model::load_model(json, std::move(copy));
+  REQUIRE(desc.ok());
+  ReleasedModel released{nullptr, desc->weights};
+  auto model = CompiledModel::compile(std::move(*desc), options);
+  INFO(model.status().message());
+  REQUIRE(model.ok());
+  released.model = *model;
+  if (released.weights) {
+    std::memset(const_cast<std::byte*>(released.weights->data()), 0xff, released.weights->size());
+  }
+  return released;
+}
+
+TEST_CASE("a model of fixed dims loaded from bytes frees its weights once compiled; its runs read none of them") {
+  std::vector<std::pair<std::string, TestModel>> models;
+  models.emplace_back("in-place constants", in_place_constants_model());
+  models.emplace_back("wide layers", wide_layers_model());
+  for (const char* name : {"tiny_cnn", "tiny_mobilenet", "tiny_transformer", "tiny_mlp"}) {
+    const ModelFiles files = read_model_files(std::string(TESSERA_ZOO_DIR) + "/" + name + ".json");
+    auto kept = Model::load(files.json, files.weights, {});
+    REQUIRE(kept.ok());
+    models.emplace_back(name, TestModel{files.json, files.weights, *(*kept)->random_inputs({}, 3)});
+  }
+  for (const auto& [name, m] : models) {
+    for (const char* isa : {"auto", "avx2", "scalar"}) {
+      CompileOptions options;
+      options.isa = isa;
+      if (std::string(isa) != "auto" && !Model::load(m.json, m.weights, options).ok()) continue;  // not this CPU
+      INFO(name << ", ISA " << isa);
+      options.threads = 2;
+      const ReleasedModel released = load_and_poison(m.json, m.weights, options);
+      CHECK(released.weights.use_count() == 1);  // only this test holds them
+      CHECK(released.model->memory().weight_bytes == 0);
+      CompileOptions keep = options;
+      keep.keep_weights = true;
+      auto kept = Model::load(m.json, m.weights, keep);
+      REQUIRE(kept.ok());
+      CHECK((*kept)->memory().weight_bytes == static_cast<int64_t>(m.weights.size()));
+      const std::vector<Tensor> expected = session_outputs(*kept, m.inputs);
+      check_identical(session_outputs(released.model, m.inputs), expected);
+      check_identical(session_outputs(released.model, m.inputs), expected);  // and again
+    }
+  }
 }
 
 }  // namespace

@@ -132,8 +132,9 @@ tessera::Status read_place_options(const char* text, tessera::PlaceOptions* opti
   return tessera::Status();
 }
 
-// What a worker engine holds beside its stage's weights and activations. Its heap keeps the
-// weights it loaded beside their packed copy (weight_copies = 2), and before loading anything
+// What a worker engine holds beside its stage's weights and activations. While it compiles,
+// its heap holds the weights it loaded beside their packed copy (weight_copies = 2: the
+// loaded ones are freed then, but WebAssembly memory never shrinks), and before loading anything
 // it takes its static data and main stack, a stack per executor thread and the allocator's
 // slack. The last 5 % of a capped memory may stay out of reach: the heap grows by at least 5 %
 // of its size at a time.

@@ -59,7 +59,7 @@ std::string signature(const graph::InputBinding& binding) {
 Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& json_text, AlignedBuffer weights,
                                                             const CompileOptions& options) {
   TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model(json_text, std::move(weights)));
-  return compile(std::move(desc), options, /*planning_only=*/false);
+  return compile(std::move(desc), options);
 }
 
 Result<std::shared_ptr<const CompiledModel>> CompiledModel::compile_for_planning(const std::string& json_text,
@@ -101,11 +101,19 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(model::ModelDesc des
     // A saved plan for a model whose dims are all fixed can only be for those dims.
     if (fixed) TESSERA_RETURN_IF_ERROR(plan_matches_inputs(*model->saved_plan_, declared));
   }
-  if (fixed) TESSERA_RETURN_IF_ERROR(model->specialize({}).status());
+  if (!fixed) return std::shared_ptr<const Model>(std::move(model));
+  model->release_weights_ =
+      !planning_only && !options.keep_weights && model->desc_.weights && !model->desc_.weights->mapped();
+  TESSERA_RETURN_IF_ERROR(model->specialize({}).status());
+  // Its one specialisation is compiled and never evicted: nothing reads the weights again.
+  if (model->release_weights_) model->desc_.weights.reset();
   return std::shared_ptr<const Model>(std::move(model));
 }
 
 Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::InputBinding& binding) const {
+  if (!desc_.weights && !desc_.initializers.empty()) {
+    return Status::error("model \"" + desc_.name + "\": its weights were freed once compiled (keep_weights)");
+  }
   const auto start = std::chrono::steady_clock::now();
   auto s = std::make_shared<Specialization>();
   TESSERA_ASSIGN_OR_RETURN(s->graph, graph::build_graph(desc_, binding, store_));
@@ -120,10 +128,28 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   compile_options.store = store_.get();
   compile_options.bind_kernels = !planning_only_;
   TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, s->plan, compile_options));
+  if (release_weights_) TESSERA_RETURN_IF_ERROR(detach_from_weights(*s, compile_options));
   s->info = describe(s->graph, s->tile_graph, isa_);
   s->info.planner = s->plan_report.planner;
   s->info.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const Specialization>(std::move(s));
+}
+
+Status CompiledModel::detach_from_weights(Specialization& s, const tiles::CompileOptions& options) const {
+  bool moved = false;
+  for (int tensor : s.tile_graph.in_place_constants) {
+    if (!s.graph.in_weights_file(tensor)) continue;
+    s.graph.keep_copy_of(tensor);
+    moved = true;
+  }
+  if (moved) {
+    // Bound again to the copies; the packed weights are found in the store, not packed again,
+    // while the first binding still holds them.
+    const tiles::TileGraph first = std::move(s.tile_graph);
+    TESSERA_ASSIGN_OR_RETURN(s.tile_graph, tiles::compile(s.graph, s.plan, options));
+  }
+  s.graph.hold_weights(nullptr);
+  return Status();
 }
 
 Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage, int threads, bool bind_kernels) const {

@@ -15,6 +15,7 @@
 #include "core/model/model_desc.h"
 #include "core/plan/profile.h"
 #include "core/runtime/executor.h"
+#include "core/tiles/compile.h"
 #include "core/tiles/tile_graph.h"
 #include "tessera/engine.h"
 
@@ -55,6 +56,9 @@ class CompiledModel final : public Model {
   // its errors surface at load time.
   static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, AlignedBuffer weights,
                                                       const CompileOptions& options);
+  static Result<std::shared_ptr<const Model>> compile(model::ModelDesc desc, const CompileOptions& options) {
+    return compile(std::move(desc), options, /*planning_only=*/false);
+  }
   // A model to place over workers and cut into stage models (stage_models.h), and nothing
   // else: compiled without kernels from its small initializers only (model::planning_extents,
   // laid out in `read`), so it needs no more memory than its shapes however large its weights.
@@ -88,6 +92,9 @@ class CompiledModel final : public Model {
   static Result<std::shared_ptr<const Model>> compile(model::ModelDesc desc, const CompileOptions& options,
                                                       bool planning_only);
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;
+  // Copies the constants `s` reads in place off the weights file, rebinding the kernels that
+  // read them, and lets go of the file: the weights can then be freed.
+  Status detach_from_weights(Specialization& s, const tiles::CompileOptions& options) const;
   // The tiling of one specialisation (planning.cc), with its report.
   // The algorithm of each node whose op has several: a saved plan's for its dims, else the
   // cost model's with a calibrated profile, else the op's own (planning.cc).
@@ -98,7 +105,8 @@ class CompiledModel final : public Model {
 
   model::ModelDesc desc_;
   CompileOptions options_;
-  bool planning_only_ = false;  // compiled without kernels: it cannot run
+  bool planning_only_ = false;    // compiled without kernels: it cannot run
+  bool release_weights_ = false;  // CompileOptions::keep_weights: weights freed once compiled
   Isa isa_ = Isa::kScalar;
   std::optional<SavedPlan> saved_plan_;  // CompileOptions::plan, parsed
   std::shared_ptr<ConstantStore> store_ = std::make_shared<ConstantStore>();

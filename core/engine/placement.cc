@@ -141,8 +141,14 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
   PlacedGraph& graph = placed.graph;
   graph.spec = s;
   if (options.worker_memory > 0) {
+    const int64_t piece_bytes = stage_memory / (2 * options.weight_copies);
+    if (const int wide = graph::count_wide_nodes(s->graph, piece_bytes); wide > 0 && release_weights_) {
+      return Status::error("place: splitting " + std::to_string(wide) +
+                           " layers too large for a worker reads the model's weights, which were freed once "
+                           "compiled: load it with keep_weights");
+    }
     auto split = std::make_unique<graph::Graph>(s->graph.borrowing_copy());
-    if (const int count = graph::split_wide_nodes(*split, stage_memory / (2 * options.weight_copies)); count > 0) {
+    if (const int count = graph::split_wide_nodes(*split, piece_bytes); count > 0) {
       TESSERA_ASSIGN_OR_RETURN(graph.split_tiles, compile_stage(*split, std::max(1, options.threads / options.workers),
                                                                 /*bind_kernels=*/false));
       graph.split = std::move(split);

@@ -21,6 +21,19 @@ const float* Graph::keep(std::vector<float> data) {
   return constant_data_.back()->as<float>();
 }
 
+void Graph::keep_copy_of(int tensor) {
+  Tensor& t = tensors[tensor];
+  if (!store_) store_ = std::make_shared<ConstantStore>();
+  constant_data_.push_back(store_->intern(t.constant, static_cast<size_t>(t.bytes())));
+  t.constant = constant_data_.back()->data();
+}
+
+bool Graph::in_weights_file(int tensor) const {
+  if (!weights_ || !tensors[tensor].is_constant()) return false;
+  const auto* p = static_cast<const std::byte*>(tensors[tensor].constant);
+  return p >= weights_->data() && p < weights_->data() + weights_->size();
+}
+
 int Graph::add_constant(const std::string& constant_name, const Shape& shape, std::vector<float> data) {
   TESSERA_CHECK(static_cast<int64_t>(data.size()) == ops::element_count(shape));
   Tensor t;

@@ -38,7 +38,7 @@ struct Node {
   ops::OpAttrs attrs;
   std::vector<int> inputs;  // tensor ids; -1 marks an omitted optional input
   int output = -1;
-  bool removed = false;  // set by passes; remove_dead_nodes drops it
+  bool removed = false;                       // set by passes; remove_dead_nodes drops it
   std::vector<std::string> fused_nodes = {};  // nodes folded into this one's epilogue, for inspect
 };
 
@@ -61,6 +61,10 @@ class Graph {
   // Constants equal to one an earlier specialisation kept are shared through the store.
   const void* keep(const tessera::Tensor& value);
   const float* keep(std::vector<float> data);
+  // Points constant `tensor` at a kept copy of its bytes, off the model's weights file.
+  void keep_copy_of(int tensor);
+  // Whether constant `tensor` points into the model's weights file.
+  bool in_weights_file(int tensor) const;
   // Keeps the model's weights alive as long as the graph points into them.
   void hold_weights(std::shared_ptr<const AlignedBuffer> weights) { weights_ = std::move(weights); }
   // The model's weights file, or null: kernels that packed its bytes may release their pages.

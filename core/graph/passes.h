@@ -37,6 +37,8 @@ void alias_views(Graph& g);
 // layer larger than a worker on several). Runs after the passes above; nodes with a residual
 // epilogue, or outputs that are not row-major matrices, stay whole. Returns how many split.
 int split_wide_nodes(Graph& g, int64_t max_weight_bytes);
+// How many nodes split_wide_nodes would split, without reading any weights.
+int count_wide_nodes(const Graph& g, int64_t max_weight_bytes);
 
 // Drops nodes whose output nobody reads (fused nodes, folded constants, dead code).
 void remove_dead_nodes(Graph& g);

@@ -29,26 +29,43 @@ int rows_of(Graph& g, const std::string& name, const Shape& shape, const float* 
   return g.add_tensor(std::move(t));
 }
 
+// A MatMul or Gemm with constant 2-D weights (and bias) over the budget, wide enough for two
+// pieces.
+bool is_wide(const Graph& g, const Node& node, int64_t max_weight_bytes) {
+  const auto* a = std::get_if<ops::MatMulAttrs>(&node.attrs);
+  if (!a || node.inputs.size() < 2 || node.inputs[1] < 0) return false;
+  const Tensor& out = g.tensors[node.output];
+  const Tensor& b = g.tensors[node.inputs[1]];
+  const bool splittable = b.is_constant() && b.shape.size() == 2 && b.dtype == model::DType::kFloat32 &&
+                          a->epilogue.residual_input < 0 && out.shape.size() == 2 && out.layout.is_identity() &&
+                          out.alias_of < 0;
+  const int64_t bias_bytes = a->bias_input >= 0 ? g.tensors[node.inputs[a->bias_input]].bytes() : 0;
+  return splittable && b.bytes() + bias_bytes > max_weight_bytes && out.shape.back() >= 2 * kPieceAlignment;
+}
+
 }  // namespace
+
+int count_wide_nodes(const Graph& g, int64_t max_weight_bytes) {
+  if (max_weight_bytes <= 0) return 0;
+  return static_cast<int>(
+      std::count_if(g.nodes.begin(), g.nodes.end(), [&](const Node& n) { return is_wide(g, n, max_weight_bytes); }));
+}
 
 int split_wide_nodes(Graph& g, int64_t max_weight_bytes) {
   if (max_weight_bytes <= 0) return 0;
   int split = 0;
   std::vector<Node> nodes;
   for (Node& node : g.nodes) {
-    auto* a = std::get_if<ops::MatMulAttrs>(&node.attrs);
-    // Copies, not references: adding the pieces' tensors below moves g.tensors.
-    const Tensor out = g.tensors[node.output];
-    const Tensor b = node.inputs.size() > 1 && node.inputs[1] >= 0 ? g.tensors[node.inputs[1]] : Tensor{};
-    const bool splittable = a && b.is_constant() && b.shape.size() == 2 && b.dtype == model::DType::kFloat32 &&
-                            a->epilogue.residual_input < 0 && out.shape.size() == 2 && out.layout.is_identity() &&
-                            out.alias_of < 0;
-    const Tensor bias = a && a->bias_input >= 0 ? g.tensors[node.inputs[a->bias_input]] : Tensor{};
-    const int64_t n = out.shape.empty() ? 0 : out.shape.back();
-    if (!splittable || b.bytes() + bias.bytes() <= max_weight_bytes || n < 2 * kPieceAlignment) {
+    if (!is_wide(g, node, max_weight_bytes)) {
       nodes.push_back(std::move(node));
       continue;
     }
+    auto* a = std::get_if<ops::MatMulAttrs>(&node.attrs);
+    // Copies, not references: adding the pieces' tensors below moves g.tensors.
+    const Tensor out = g.tensors[node.output];
+    const Tensor b = g.tensors[node.inputs[1]];
+    const Tensor bias = a->bias_input >= 0 ? g.tensors[node.inputs[a->bias_input]] : Tensor{};
+    const int64_t n = out.shape.back();
     // As many columns as fit the budget (weights and bias), in whole panels; at least one panel.
     const int64_t k = a->trans_b ? b.shape[1] : b.shape[0];
     const bool column_bias = bias.is_constant() && ops::element_count(bias.shape) == n;

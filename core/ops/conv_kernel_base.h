@@ -35,6 +35,13 @@ class ConvKernelBase : public TileKernel {
   int64_t out_offset(int64_t n, int64_t row, int64_t col, int64_t c) const {
     return ((n * g_.out_h + row) * g_.out_w + col) * g_.out_c + c;
   }
+  // Weights, bias and weight scale: packed or copied by every path.
+  std::vector<int> copied_inputs() const override {
+    std::vector<int> copied{1};
+    if (attrs_.has_bias) copied.push_back(2);
+    if (attrs_.weight_scale_input >= 0) copied.push_back(attrs_.weight_scale_input);
+    return copied;
+  }
   const float* residual_data(const ExecContext& ctx) const {
     return attrs_.epilogue.residual_input >= 0 ? input_data(residual_, ctx) : nullptr;
   }

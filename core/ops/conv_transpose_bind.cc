@@ -36,6 +36,12 @@ class GemmConvTransposeKernel : public TileKernel {
     out_h_ = y[2], out_w_ = y[3], out_c_ = y[1];
   }
   bool valid() const { return packed_ != nullptr; }
+  std::vector<int> copied_inputs() const override {  // weights, bias and weight scale: packed
+    std::vector<int> copied{1};
+    if (a_.has_bias) copied.push_back(2);
+    if (a_.weight_scale_input >= 0) copied.push_back(a_.weight_scale_input);
+    return copied;
+  }
 
  protected:
   ConvTransposeAttrs a_;

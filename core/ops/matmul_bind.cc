@@ -57,6 +57,14 @@ class MatMulKernel final : public TileKernel {
   }
 
   bool valid() const { return b_.constant == nullptr || packed_b_ != nullptr; }
+  // A constant B is packed; the bias and a constant residual are copied. A constant A is read.
+  std::vector<int> copied_inputs() const override {
+    std::vector<int> copied;
+    if (b_.constant != nullptr) copied.push_back(1);
+    if (attrs_.bias_input >= 0) copied.push_back(attrs_.bias_input);
+    if (!residual_storage_.empty()) copied.push_back(attrs_.epilogue.residual_input);
+    return copied;
+  }
 
   void run(const Region& r, const ExecContext& ctx) const override {
     const int batch_rank = static_cast<int>(d_.batch.size());

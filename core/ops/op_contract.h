@@ -202,6 +202,9 @@ class TileKernel {
   virtual size_t scratch_floats(const Region& /*tile*/) const { return 0; }
   // Which kernel does the work, for inspect ("f32_gemm_14x32_avx512").
   virtual std::string kernel_name() const = 0;
+  // The constant inputs it copied when bound (packed weights, a bias) and never reads again;
+  // it reads its other constant inputs in place while it runs.
+  virtual std::vector<int> copied_inputs() const { return {}; }
 };
 
 // A tensor's elements as T (float for the float ops; any element type for the typed ones).

@@ -61,7 +61,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
 
   // Tasks, node by node in topological order.
   std::vector<int> compiled_index(g.nodes.size(), -1);
-  std::set<int> counted_constants;
+  std::set<int> counted_constants, in_place;
   const std::vector<int64_t> reach = data_reach_bytes(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
@@ -69,6 +69,12 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     std::unique_ptr<ops::TileKernel> kernel;
     if (options.bind_kernels) {
       TESSERA_ASSIGN_OR_RETURN(kernel, bind_node(g, static_cast<int>(n), memory, options));
+      const std::vector<int> copied = kernel->copied_inputs();
+      for (int i = 0; i < static_cast<int>(node.inputs.size()); ++i) {
+        const int input = node.inputs[i];
+        if (input >= 0 && g.tensors[input].is_constant() && std::find(copied.begin(), copied.end(), i) == copied.end())
+          in_place.insert(input);
+      }
     }
     CompiledNode c;
     c.name = node.name;
@@ -132,10 +138,12 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     const graph::Tensor& t = g.tensors[output];
     if (t.is_constant()) {
       out.outputs.push_back({t.name, t.shape, t.dtype, -1, t.constant});
+      in_place.insert(output);
     } else {
       out.outputs.push_back({t.name, t.shape, t.dtype, memory.storages[memory.storage_index[output]].offset});
     }
   }
+  out.in_place_constants.assign(in_place.begin(), in_place.end());
   return out;
 }
 

@@ -52,6 +52,12 @@ struct CompileOptions {
   // names, checked against the model when that specialisation compiles (for a model whose dims
   // are all fixed: at load). Other dims are planned by `planner`.
   std::string plan = {};
+  // A model whose dims are all fixed, with its weights in heap memory (Model::load, and
+  // always in WebAssembly), frees them once compiled at load: its kernels hold packed copies,
+  // and the few constants read as they are get copies of their own. Keep them to place the
+  // model over workers with layers split (Model::place, Pipeline), which reads them again.
+  // Mapped weights files (Model::load_file) are kept: their packed pages are given back.
+  bool keep_weights = false;
 };
 
 // How one specialisation was tiled, and what the planner predicted (`tessera plan --explain`).
@@ -117,8 +123,9 @@ struct NodeInfo {
   double flops = 0;
 };
 
-// What a model holds in memory beyond one run's arena: its weights file, the constants its
-// specialisations computed (folded weights, shape arithmetic) and the weights packed for the
+// What a model holds in memory beyond one run's arena: its weights file (0 once freed,
+// CompileOptions::keep_weights), the constants its specialisations computed (folded weights,
+// shape arithmetic, copies of what a run reads in place) and the weights packed for the
 // kernels, each counted once however many specialisations share them.
 struct ModelMemory {
   int64_t weight_bytes = 0;
