@@ -128,7 +128,7 @@ TEST_CASE("a pipeline's stages give back the file's pages they packed") {
 }
 
 // A model with constants its kernels read in place (a gathered table, a constant A of a
-// MatMul, an elementwise operand, a constant output) beside packed weights (a convolution, a
+// MatMul, an elementwise operand, constant outputs) beside packed weights (a convolution, a
 // depthwise one, a MatMul's B).
 TestModel in_place_constants_model() {
   ModelBuilder b(11);
@@ -143,8 +143,8 @@ TestModel in_place_constants_model() {
   const std::string ids = b.input(Tensor::of("ids", {5}, DType::kInt64, id_values.data()));
   const std::string gathered = b.node("Gather", {b.weight({10, 144}), ids});
   const std::string projected = b.node("MatMul", {gathered, b.weight({144, 20})});
-  const std::string constant = b.node("Neg", {b.weight({3, 4})});
-  return b.build({mixed, projected, constant});
+  const std::string folded = b.node("Neg", {b.weight({3, 4})});
+  return b.build({mixed, projected, folded, b.weight({2, 3})});
 }
 
 // Loads `json` from a copy of `weights` this test keeps, so that what the model frees stays

@@ -127,29 +127,16 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   compile_options.max_isa = isa_;
   compile_options.store = store_.get();
   compile_options.bind_kernels = !planning_only_;
+  compile_options.copy_weights_read_in_place = release_weights_;
   TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, s->plan, compile_options));
-  if (release_weights_) TESSERA_RETURN_IF_ERROR(detach_from_weights(*s, compile_options));
+  if (release_weights_) {  // the graph too points at the copies, and lets go of the file
+    for (const auto& [tensor, copy] : s->tile_graph.weight_copies) s->graph.use_copy(tensor, copy);
+    s->graph.hold_weights(nullptr);
+  }
   s->info = describe(s->graph, s->tile_graph, isa_);
   s->info.planner = s->plan_report.planner;
   s->info.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return std::shared_ptr<const Specialization>(std::move(s));
-}
-
-Status CompiledModel::detach_from_weights(Specialization& s, const tiles::CompileOptions& options) const {
-  bool moved = false;
-  for (int tensor : s.tile_graph.in_place_constants) {
-    if (!s.graph.in_weights_file(tensor)) continue;
-    s.graph.keep_copy_of(tensor);
-    moved = true;
-  }
-  if (moved) {
-    // Bound again to the copies; the packed weights are found in the store, not packed again,
-    // while the first binding still holds them.
-    const tiles::TileGraph first = std::move(s.tile_graph);
-    TESSERA_ASSIGN_OR_RETURN(s.tile_graph, tiles::compile(s.graph, s.plan, options));
-  }
-  s.graph.hold_weights(nullptr);
-  return Status();
 }
 
 Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage, int threads, bool bind_kernels) const {

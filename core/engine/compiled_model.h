@@ -15,7 +15,6 @@
 #include "core/model/model_desc.h"
 #include "core/plan/profile.h"
 #include "core/runtime/executor.h"
-#include "core/tiles/compile.h"
 #include "core/tiles/tile_graph.h"
 #include "tessera/engine.h"
 
@@ -92,9 +91,6 @@ class CompiledModel final : public Model {
   static Result<std::shared_ptr<const Model>> compile(model::ModelDesc desc, const CompileOptions& options,
                                                       bool planning_only);
   Result<std::shared_ptr<const Specialization>> build(const graph::InputBinding& binding) const;
-  // Copies the constants `s` reads in place off the weights file, rebinding the kernels that
-  // read them, and lets go of the file: the weights can then be freed.
-  Status detach_from_weights(Specialization& s, const tiles::CompileOptions& options) const;
   // The tiling of one specialisation (planning.cc), with its report.
   // The algorithm of each node whose op has several: a saved plan's for its dims, else the
   // cost model's with a calibrated profile, else the op's own (planning.cc).

@@ -21,11 +21,9 @@ const float* Graph::keep(std::vector<float> data) {
   return constant_data_.back()->as<float>();
 }
 
-void Graph::keep_copy_of(int tensor) {
-  Tensor& t = tensors[tensor];
-  if (!store_) store_ = std::make_shared<ConstantStore>();
-  constant_data_.push_back(store_->intern(t.constant, static_cast<size_t>(t.bytes())));
-  t.constant = constant_data_.back()->data();
+void Graph::use_copy(int tensor, std::shared_ptr<const AlignedBuffer> copy) {
+  tensors[tensor].constant = copy->data();
+  constant_data_.push_back(std::move(copy));
 }
 
 bool Graph::in_weights_file(int tensor) const {

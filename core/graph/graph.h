@@ -61,8 +61,8 @@ class Graph {
   // Constants equal to one an earlier specialisation kept are shared through the store.
   const void* keep(const tessera::Tensor& value);
   const float* keep(std::vector<float> data);
-  // Points constant `tensor` at a kept copy of its bytes, off the model's weights file.
-  void keep_copy_of(int tensor);
+  // Points constant `tensor` at `copy` of its bytes, kept as long as the graph.
+  void use_copy(int tensor, std::shared_ptr<const AlignedBuffer> copy);
   // Whether constant `tensor` points into the model's weights file.
   bool in_weights_file(int tensor) const;
   // Keeps the model's weights alive as long as the graph points into them.

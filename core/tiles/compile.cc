@@ -13,7 +13,9 @@ namespace tessera::tiles {
 
 namespace {
 
-ops::TensorBinding binding_of(const graph::Graph& g, const MemoryPlan& memory, int tensor) {
+using WeightCopies = std::map<int, std::shared_ptr<const AlignedBuffer>>;
+
+ops::TensorBinding binding_of(const graph::Graph& g, const MemoryPlan& memory, const WeightCopies& copies, int tensor) {
   const graph::Tensor& t = g.tensors[tensor];
   ops::TensorBinding b;
   b.shape = t.shape;
@@ -21,7 +23,8 @@ ops::TensorBinding binding_of(const graph::Graph& g, const MemoryPlan& memory, i
   b.dtype = t.dtype;
   if (t.is_constant()) {
     b.layout = ops::Layout::identity(static_cast<int>(t.shape.size()));
-    b.constant = t.constant;
+    const auto copy = copies.find(tensor);
+    b.constant = copy != copies.end() ? copy->second->data() : t.constant;
   } else {
     b.arena_offset = memory.storages[memory.storage_index[tensor]].offset;
   }
@@ -30,13 +33,14 @@ ops::TensorBinding binding_of(const graph::Graph& g, const MemoryPlan& memory, i
 }
 
 Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n, const MemoryPlan& memory,
-                                                   const CompileOptions& options) {
+                                                   const WeightCopies& copies, const CompileOptions& options) {
   const graph::Node& node = g.nodes[n];
   const ops::OpShapes shapes = g.shapes_of(node);
-  ops::BindArgs args{
-      shapes, {}, binding_of(g, memory, node.output), options.max_isa, g.path(n), options.store, g.weights().get()};
+  ops::BindArgs args{shapes,           {},        binding_of(g, memory, copies, node.output),
+                     options.max_isa,  g.path(n), options.store,
+                     g.weights().get()};
   for (int input : node.inputs) {
-    args.inputs.push_back(input >= 0 ? binding_of(g, memory, input) : ops::TensorBinding());
+    args.inputs.push_back(input >= 0 ? binding_of(g, memory, copies, input) : ops::TensorBinding());
   }
   auto kernel = ops::op_bind(node.attrs, args);
   // Its weights are packed now: the pages they came from go until a run reads them again
@@ -50,6 +54,25 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
   return kernel;
 }
 
+// Node `n` bound; with copy_weights_read_in_place, bound again to copies of the constants
+// its kernel reads in place from the weights file (its packed weights found in the store).
+Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g, int n, const MemoryPlan& memory,
+                                                          WeightCopies& copies, const CompileOptions& options) {
+  TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<ops::TileKernel> kernel, bind_node(g, n, memory, copies, options));
+  if (!options.copy_weights_read_in_place) return kernel;
+  const std::vector<int> copied = kernel->copied_inputs();
+  const std::vector<int>& inputs = g.nodes[n].inputs;
+  bool moved = false;
+  for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
+    const int t = inputs[i];
+    if (t < 0 || !g.in_weights_file(t) || copies.count(t) || std::count(copied.begin(), copied.end(), i)) continue;
+    copies[t] = options.store->intern(g.tensors[t].constant, static_cast<size_t>(g.tensors[t].bytes()));
+    moved = true;
+  }
+  if (!moved) return kernel;
+  return bind_node(g, n, memory, copies, options);
+}
+
 }  // namespace
 
 Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options) {
@@ -61,20 +84,15 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
 
   // Tasks, node by node in topological order.
   std::vector<int> compiled_index(g.nodes.size(), -1);
-  std::set<int> counted_constants, in_place;
+  std::set<int> counted_constants;
+  WeightCopies copies;
   const std::vector<int64_t> reach = data_reach_bytes(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
     if (!owns_tiles(g, n)) continue;
     std::unique_ptr<ops::TileKernel> kernel;
     if (options.bind_kernels) {
-      TESSERA_ASSIGN_OR_RETURN(kernel, bind_node(g, static_cast<int>(n), memory, options));
-      const std::vector<int> copied = kernel->copied_inputs();
-      for (int i = 0; i < static_cast<int>(node.inputs.size()); ++i) {
-        const int input = node.inputs[i];
-        if (input >= 0 && g.tensors[input].is_constant() && std::find(copied.begin(), copied.end(), i) == copied.end())
-          in_place.insert(input);
-      }
+      TESSERA_ASSIGN_OR_RETURN(kernel, bind_off_weights(g, static_cast<int>(n), memory, copies, options));
     }
     CompiledNode c;
     c.name = node.name;
@@ -137,13 +155,14 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   for (int output : g.outputs) {
     const graph::Tensor& t = g.tensors[output];
     if (t.is_constant()) {
-      out.outputs.push_back({t.name, t.shape, t.dtype, -1, t.constant});
-      in_place.insert(output);
+      if (options.copy_weights_read_in_place && g.in_weights_file(output) && !copies.count(output))
+        copies[output] = options.store->intern(t.constant, static_cast<size_t>(t.bytes()));
+      out.outputs.push_back({t.name, t.shape, t.dtype, -1, binding_of(g, memory, copies, output).constant});
     } else {
       out.outputs.push_back({t.name, t.shape, t.dtype, memory.storages[memory.storage_index[output]].offset});
     }
   }
-  out.in_place_constants.assign(in_place.begin(), in_place.end());
+  out.weight_copies = std::move(copies);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,9 +76,9 @@ struct TileGraph {
   uint64_t reuse_edges = 0;    // write-after-read / write-after-write edges added for reuse
   double total_flops = 0;
   int64_t weight_bytes = 0;  // constants all nodes read, each tensor once
-  // Graph tensors whose constant bytes a run reads where they are (bound kernels that did not
-  // copy them, constant outputs), each once: what must stay when the rest is released.
-  std::vector<int> in_place_constants;
+  // CompileOptions::copy_weights_read_in_place: each graph tensor a run reads in place from
+  // the weights file (a kernel did not copy it, or it is an output), and the copy read instead.
+  std::map<int, std::shared_ptr<const AlignedBuffer>> weight_copies;
 };
 
 // The longest dependency chain, weighted by FLOPs: the time no thread count can beat.
