@@ -127,6 +127,52 @@ TEST_CASE("a pipeline's stages give back the file's pages they packed") {
   CHECK(resident < static_cast<int64_t>(m.weights.size() / 32));
 }
 
+TEST_CASE("a piecewise weights file holds its initializers' stretches, each aligned as in the file") {
+  // Bytes 70-90 and 80-100 overlap; 200-208 stands alone; 300-300 holds nothing.
+  std::optional<WeightsFile> file = WeightsFile::segmented({{80, 20}, {200, 8}, {70, 20}, {300, 0}}, 400);
+  REQUIRE(file.has_value());
+  CHECK(file->piecewise());
+  CHECK(file->size() == 400);
+  REQUIRE(file->segments() == 2);  // [64, 100) and [192, 208): starts aligned down to 64 bytes
+  CHECK(file->whole() == nullptr);
+  CHECK(file->at(63) == nullptr);
+  CHECK(file->at(100) == nullptr);
+  REQUIRE(file->at(64) != nullptr);
+  CHECK(reinterpret_cast<uintptr_t>(file->at(64)) % AlignedBuffer::kAlignment == 0);
+  CHECK(file->at(99) == file->at(64) + 35);
+  CHECK(reinterpret_cast<uintptr_t>(file->at(200)) % AlignedBuffer::kAlignment == 8);
+
+  // Written as a caller streams a file in: span by span, skipping what is not held.
+  std::vector<uint8_t> bytes(400);
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i);
+  std::vector<std::pair<int64_t, int64_t>> held;
+  for (int64_t offset = 0; offset < 400;) {
+    const auto [data, n] = file->span(offset);
+    REQUIRE(n > 0);
+    if (data != nullptr) {
+      std::memcpy(data, bytes.data() + offset, static_cast<size_t>(n));
+      held.emplace_back(offset, n);
+    }
+    offset += n;
+  }
+  CHECK(held == std::vector<std::pair<int64_t, int64_t>>{{64, 36}, {192, 16}});
+  CHECK(static_cast<uint8_t>(*file->at(85)) == 85);
+  CHECK(static_cast<uint8_t>(*file->at(207)) == 207);
+
+  CHECK(file->segment_of(file->at(90)) == 0);
+  CHECK(file->segment_of(file->at(200)) == 1);
+  CHECK(file->segment_of(bytes.data()) == -1);
+  const std::byte* second = file->at(200);
+  file->free_segment(0);
+  CHECK(file->at(80) == nullptr);
+  CHECK(file->at(200) == second);
+  CHECK(file->span(80).first == nullptr);
+
+  WeightsFile whole(AlignedBuffer::allocate(64));
+  CHECK(!whole.piecewise());
+  CHECK(whole.whole() != nullptr);
+}
+
 // A model with constants its kernels read in place (a gathered table, a constant A of a
 // MatMul, an elementwise operand, constant outputs) beside packed weights (a convolution, a
 // depthwise one, a MatMul's B).
@@ -151,7 +197,7 @@ TestModel in_place_constants_model() {
 // readable here: it is overwritten with NaNs (and -1 indices) before the model runs.
 struct ReleasedModel {
   std::shared_ptr<const Model> model;
-  std::shared_ptr<const AlignedBuffer> weights;
+  std::shared_ptr<const WeightsFile> weights;  // the whole file in one buffer
 };
 ReleasedModel load_and_poison(const std::string& json, const std::vector<uint8_t>& weights,
                               const CompileOptions& options) {
@@ -164,8 +210,8 @@ ReleasedModel load_and_poison(const std::string& json, const std::vector<uint8_t
   INFO(model.status().message());
   REQUIRE(model.ok());
   released.model = *model;
-  if (released.weights) {
-    std::memset(const_cast<std::byte*>(released.weights->data()), 0xff, released.weights->size());
+  if (const AlignedBuffer* whole = released.weights->whole()) {
+    std::memset(const_cast<std::byte*>(whole->data()), 0xff, whole->size());
   }
   return released;
 }
@@ -198,6 +244,25 @@ TEST_CASE("a model of fixed dims loaded from bytes frees its weights once compil
       const std::vector<Tensor> expected = session_outputs(*kept, m.inputs);
       check_identical(session_outputs(released.model, m.inputs), expected);
       check_identical(session_outputs(released.model, m.inputs), expected);  // and again
+
+      // Piecewise (Model::load): each stretch freed as soon as the last node reading it is bound.
+      auto extents = model::initializer_extents(m.json, static_cast<int64_t>(m.weights.size()));
+      REQUIRE(extents.ok());
+      std::optional<WeightsFile> pieces = WeightsFile::segmented(*extents, static_cast<int64_t>(m.weights.size()));
+      REQUIRE(pieces.has_value());
+      for (int64_t offset = 0; offset < static_cast<int64_t>(m.weights.size());) {
+        const auto [data, n] = pieces->span(offset);
+        if (data != nullptr) std::memcpy(data, m.weights.data() + offset, static_cast<size_t>(n));
+        offset += n;
+      }
+      auto desc = model::load_model(m.json, std::move(*pieces));
+      REQUIRE(desc.ok());
+      const std::shared_ptr<const WeightsFile> file = desc->weights;
+      auto piecewise = CompiledModel::compile(std::move(*desc), options);
+      REQUIRE(piecewise.ok());
+      for (const auto& [offset, bytes] : *extents) CHECK((bytes == 0 || file->at(offset) == nullptr));
+      check_identical(session_outputs(*piecewise, m.inputs), expected);
+      check_identical(session_outputs(*Model::load(m.json, m.weights, options), m.inputs), expected);
     }
   }
 }

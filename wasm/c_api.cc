@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +25,8 @@
 
 #if defined(__EMSCRIPTEN__)
 #include <emscripten/emscripten.h>
+#include <emscripten/heap.h>
+#include <unistd.h>
 #define TESSERA_EXPORT extern "C" EMSCRIPTEN_KEEPALIVE
 #else
 #define TESSERA_EXPORT extern "C"
@@ -38,7 +40,7 @@ struct TesseraEngine {
 };
 
 struct TesseraBuffer {
-  tessera::AlignedBuffer bytes;
+  tessera::WeightsFile file;
 };
 
 struct TesseraModel {
@@ -63,15 +65,19 @@ int fail(std::string* error, std::string message) {
   return 1;
 }
 
-// Whether `bytes` more can still be allocated: malloc returns NULL when the memory cannot
-// grow, where operator new would abort. Checked before work that allocates in many places.
-// A successful probe may grow the WebAssembly memory, which never shrinks; the allocation
-// that follows reuses those pages.
+// Whether `bytes` more can still be allocated: the heap's free bytes and what the memory may
+// still grow by. Checked before work that allocates in many places, where operator new would
+// abort. Computed, not probed: a probe would grow the WebAssembly memory, which never shrinks
+// (and clang drops a malloc freed unused, so a probe never failed below 2 GiB).
+// Fragmentation is not counted.
+uint64_t memory_limit = 0;  // tessera_memory_limit's, when the memory was created capped
+
 bool can_allocate(uint64_t bytes) {
-  if (bytes > std::numeric_limits<size_t>::max() / 2) return false;
-  void* probe = std::malloc(static_cast<size_t>(bytes));
-  std::free(probe);
-  return probe != nullptr;
+  const auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uint64_t maximum =
+      memory_limit > 0 ? std::min<uint64_t>(memory_limit, emscripten_get_heap_max()) : emscripten_get_heap_max();
+  const uint64_t growable = maximum > heap_end ? maximum - heap_end : 0;
+  return bytes <= static_cast<uint64_t>(mallinfo().fordblks) + growable;
 }
 
 // Applies tessera_model_load's options JSON (see c_api.h) to `options`. Every option is a
@@ -161,6 +167,10 @@ uint64_t run_bytes(const tessera::ModelInfo& info) {
 
 }  // namespace
 
+TESSERA_EXPORT void tessera_memory_limit(double bytes) {
+  if (valid_bytes(bytes)) memory_limit = static_cast<uint64_t>(bytes);
+}
+
 TESSERA_EXPORT TesseraEngine* tessera_engine_create(int threads) {
   auto* engine = new TesseraEngine;
   engine->executor = tessera::Executor::create(threads);
@@ -187,18 +197,27 @@ TESSERA_EXPORT const char* tessera_engine_calibrate(TesseraEngine* engine, int q
 }
 
 TESSERA_EXPORT TesseraBuffer* tessera_buffer_create(size_t bytes) {
-  auto* buffer = new (std::nothrow) TesseraBuffer;
-  if (buffer == nullptr) return nullptr;
-  buffer->bytes = tessera::AlignedBuffer::allocate(bytes);
-  if (bytes > 0 && buffer->bytes.data() == nullptr) {
-    delete buffer;
-    return nullptr;
-  }
-  return buffer;
+  tessera::AlignedBuffer whole = tessera::AlignedBuffer::allocate(bytes);
+  if (bytes > 0 && whole.data() == nullptr) return nullptr;
+  return new (std::nothrow) TesseraBuffer{tessera::WeightsFile(std::move(whole))};
 }
 
-TESSERA_EXPORT uint8_t* tessera_buffer_data(TesseraBuffer* buffer) {
-  return reinterpret_cast<uint8_t*>(buffer->bytes.data());
+TESSERA_EXPORT TesseraBuffer* tessera_weights_create(const char* json, double bytes) {
+  if (!valid_bytes(bytes)) return nullptr;
+  auto extents = tessera::model::initializer_extents(json, static_cast<int64_t>(bytes));
+  if (!extents.ok()) return tessera_buffer_create(static_cast<size_t>(bytes));
+  std::optional<tessera::WeightsFile> file =
+      tessera::WeightsFile::segmented(std::move(extents.value()), static_cast<int64_t>(bytes));
+  if (!file) return nullptr;
+  return new (std::nothrow) TesseraBuffer{std::move(*file)};
+}
+
+TESSERA_EXPORT uint8_t* tessera_buffer_span_data(TesseraBuffer* buffer, double offset) {
+  return reinterpret_cast<uint8_t*>(buffer->file.span(static_cast<int64_t>(offset)).first);
+}
+
+TESSERA_EXPORT double tessera_buffer_span_bytes(TesseraBuffer* buffer, double offset) {
+  return static_cast<double>(buffer->file.span(static_cast<int64_t>(offset)).second);
 }
 
 TESSERA_EXPORT void tessera_buffer_destroy(TesseraBuffer* buffer) { delete buffer; }
@@ -212,16 +231,16 @@ TESSERA_EXPORT int tessera_model_load(TesseraEngine* engine, const char* json, T
   const tessera::Status read = read_load_options(options_json, &options);
   if (!read.ok()) return fail(&engine->error, read.message());
   const std::string json_text(json);
-  // Parsing, folding and packing copy the weights about twice; the JSON tree is a few
-  // times its text. Short of that, compiling would abort half way.
-  const uint64_t weight_bytes = owned ? owned->bytes.size() : 0;
-  const uint64_t compile_bytes = 2 * weight_bytes + 16 * json_text.size() + (16 << 20);
+  // Packing copies the weights once more (loaded piecewise, they are freed as they are
+  // packed); the JSON tree is a few times its text. Short of that, compiling would abort half way.
+  const uint64_t weight_bytes = owned ? static_cast<uint64_t>(owned->file.size()) : 0;
+  const uint64_t compile_bytes = weight_bytes + 16 * json_text.size() + (16 << 20);
   if (!can_allocate(compile_bytes)) {
     return fail(&engine->error, "out of memory: compiling this model needs about " + mib(compile_bytes) +
                                     ", more than the WebAssembly memory can still provide");
   }
   auto compiled =
-      tessera::CompiledModel::compile(json_text, owned ? std::move(owned->bytes) : tessera::AlignedBuffer(), options);
+      tessera::CompiledModel::compile(json_text, owned ? std::move(owned->file) : tessera::WeightsFile(), options);
   if (!compiled.ok()) return fail(&engine->error, compiled.status().message());
   auto* handle = new TesseraModel;
   handle->model = std::move(compiled.value());
@@ -280,8 +299,8 @@ TESSERA_EXPORT const char* tessera_place_stages(TesseraEngine* engine, const cha
   compile.threads = threads_per_worker;
   compile.profile = options.profile;
   const tessera::AlignedBuffer none;
-  auto model = tessera::CompiledModel::compile_for_planning(json, static_cast<int64_t>(weights_bytes),
-                                                            owned ? owned->bytes : none, compile);
+  auto model = tessera::CompiledModel::compile_for_planning(
+      json, static_cast<int64_t>(weights_bytes), owned && owned->file.whole() ? *owned->file.whole() : none, compile);
   if (!model.ok()) {
     fail(&engine->error, model.status().message());
     return nullptr;

@@ -34,13 +34,24 @@ const char* tessera_engine_last_error(TesseraEngine* engine);
 // caller cannot start any).
 const char* tessera_engine_calibrate(TesseraEngine* engine, int quick);
 
+// The most the module's memory may grow to, when it was created capped below the build's
+// maximum (the C library cannot see that cap): the out-of-memory checks count against it.
+void tessera_memory_limit(double bytes);
+
 typedef struct TesseraBuffer TesseraBuffer;  // model weights on their way in
 
-// A 64-byte aligned buffer of `bytes` bytes, or NULL when memory runs out. The caller fills
-// tessera_buffer_data and passes the buffer to tessera_model_load, which takes it over; a
-// buffer never passed there is freed with tessera_buffer_destroy.
+// A buffer for a `bytes`-byte file, or NULL when memory runs out: held whole, or, with the
+// model's JSON (NUL-terminated; the caller keeps it), only its initializers' bytes, one
+// allocation per stretch of them, which the load frees one by one as it packs them (a JSON
+// that does not parse: whole, and the load reports it). The caller writes the file's bytes
+// where tessera_buffer_span_data says (NULL: bytes not held, skipped), up to
+// tessera_buffer_span_bytes at a time, and passes the buffer to tessera_model_load (or
+// tessera_place_stages), which takes it over; a buffer never passed there is freed with
+// tessera_buffer_destroy.
 TesseraBuffer* tessera_buffer_create(size_t bytes);
-uint8_t* tessera_buffer_data(TesseraBuffer* buffer);
+TesseraBuffer* tessera_weights_create(const char* json, double bytes);
+uint8_t* tessera_buffer_span_data(TesseraBuffer* buffer, double offset);
+double tessera_buffer_span_bytes(TesseraBuffer* buffer, double offset);
 void tessera_buffer_destroy(TesseraBuffer* buffer);
 
 // Compiles a model for the engine's thread count from its JSON text (NUL-terminated; the

@@ -61,7 +61,7 @@ Result<std::shared_ptr<const Model>> Network::model(const std::string& output, s
   doc["outputs"] = {{{"name", output}, {"dtype", "float32"}, {"shape", shape}}};
   AlignedBuffer weights = AlignedBuffer::allocate(weights_.size());
   if (!weights_.empty()) std::memcpy(weights.data(), weights_.data(), weights_.size());
-  return CompiledModel::compile(doc.dump(), std::move(weights), options);
+  return CompiledModel::compile(doc.dump(), WeightsFile(std::move(weights)), options);
 }
 
 Result<std::shared_ptr<const Specialization>> Network::compile(const std::string& output, std::vector<int64_t> shape,

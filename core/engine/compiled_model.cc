@@ -56,7 +56,7 @@ std::string signature(const graph::InputBinding& binding) {
 
 }  // namespace
 
-Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& json_text, AlignedBuffer weights,
+Result<std::shared_ptr<const Model>> CompiledModel::compile(const std::string& json_text, WeightsFile weights,
                                                             const CompileOptions& options) {
   TESSERA_ASSIGN_OR_RETURN(model::ModelDesc desc, model::load_model(json_text, std::move(weights)));
   return compile(std::move(desc), options);
@@ -191,15 +191,29 @@ Result<ModelInfo> CompiledModel::info(const InputDims& dims) const {
 
 Result<std::shared_ptr<const Model>> Model::load(const std::string& json_text, std::vector<uint8_t> weights,
                                                  const CompileOptions& options) {
-  AlignedBuffer aligned = AlignedBuffer::allocate(weights.size());
-  if (!weights.empty() && aligned.data() == nullptr) return Status::error("out of memory for the weights");
-  if (!weights.empty()) std::memcpy(aligned.data(), weights.data(), weights.size());
-  return CompiledModel::compile(json_text, std::move(aligned), options);
+  const auto size = static_cast<int64_t>(weights.size());
+  // Its initializers' bytes, one allocation per stretch, so that the load can free them as it
+  // packs them; a JSON that does not parse gets the whole file, and its error from the load.
+  std::optional<WeightsFile> file;
+  if (auto extents = model::initializer_extents(json_text, size); extents.ok()) {
+    file = WeightsFile::segmented(std::move(extents.value()), size);
+  } else {
+    AlignedBuffer whole = AlignedBuffer::allocate(weights.size());
+    if (whole.data() != nullptr || weights.empty()) file.emplace(std::move(whole));
+  }
+  if (!file) return Status::error("out of memory for the weights");
+  for (int64_t offset = 0; offset < size;) {
+    const auto [data, bytes] = file->span(offset);
+    const int64_t n = std::min(bytes, size - offset);
+    if (data != nullptr) std::memcpy(data, weights.data() + offset, static_cast<size_t>(n));
+    offset += n;
+  }
+  return CompiledModel::compile(json_text, std::move(*file), options);
 }
 
 Result<std::shared_ptr<const Model>> Model::load_file(const std::string& path, const CompileOptions& options) {
   TESSERA_ASSIGN_OR_RETURN(model::ModelFiles files, model::read_model_files(path));
-  return CompiledModel::compile(files.json, std::move(files.weights), options);
+  return CompiledModel::compile(files.json, WeightsFile(std::move(files.weights)), options);
 }
 
 std::shared_ptr<Executor> Executor::create(int threads) {

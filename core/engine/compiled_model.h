@@ -53,7 +53,7 @@ class CompiledModel final : public Model {
  public:
   // Loads and validates the model; a model whose dims are all fixed is specialised now, so
   // its errors surface at load time.
-  static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, AlignedBuffer weights,
+  static Result<std::shared_ptr<const Model>> compile(const std::string& json_text, WeightsFile weights,
                                                       const CompileOptions& options);
   static Result<std::shared_ptr<const Model>> compile(model::ModelDesc desc, const CompileOptions& options) {
     return compile(std::move(desc), options, /*planning_only=*/false);

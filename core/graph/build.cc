@@ -187,7 +187,7 @@ Status optimize(Graph& g) {
   // What the passes read of the weights (a batch norm's parameters, folded constants) is not
   // read again; what the kernels pack comes back as they read it (and goes again,
   // tiles/compile.cc).
-  if (const AlignedBuffer* weights = g.weights().get()) weights->release_pages(weights->data(), weights->size());
+  if (const WeightsFile* weights = g.weights().get()) weights->release_all_pages();
   return Status();
 }
 

@@ -27,9 +27,7 @@ void Graph::use_copy(int tensor, std::shared_ptr<const AlignedBuffer> copy) {
 }
 
 bool Graph::in_weights_file(int tensor) const {
-  if (!weights_ || !tensors[tensor].is_constant()) return false;
-  const auto* p = static_cast<const std::byte*>(tensors[tensor].constant);
-  return p >= weights_->data() && p < weights_->data() + weights_->size();
+  return weights_ && tensors[tensor].is_constant() && weights_->segment_of(tensors[tensor].constant) >= 0;
 }
 
 int Graph::add_constant(const std::string& constant_name, const Shape& shape, std::vector<float> data) {

@@ -66,9 +66,9 @@ class Graph {
   // Whether constant `tensor` points into the model's weights file.
   bool in_weights_file(int tensor) const;
   // Keeps the model's weights alive as long as the graph points into them.
-  void hold_weights(std::shared_ptr<const AlignedBuffer> weights) { weights_ = std::move(weights); }
+  void hold_weights(std::shared_ptr<const WeightsFile> weights) { weights_ = std::move(weights); }
   // The model's weights file, or null: kernels that packed its bytes may release their pages.
-  const std::shared_ptr<const AlignedBuffer>& weights() const { return weights_; }
+  const std::shared_ptr<const WeightsFile>& weights() const { return weights_; }
   // Where kept constants are interned: shared by every specialisation of one model.
   void use_store(std::shared_ptr<ConstantStore> store) { store_ = std::move(store); }
 
@@ -88,7 +88,7 @@ class Graph {
   Graph borrowing_copy() const;
 
  private:
-  std::shared_ptr<const AlignedBuffer> weights_;
+  std::shared_ptr<const WeightsFile> weights_;
   std::shared_ptr<ConstantStore> store_;
   std::vector<std::shared_ptr<const AlignedBuffer>> constant_data_;
 };

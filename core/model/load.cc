@@ -446,12 +446,28 @@ std::vector<PlanningExtent> planning_layout(const ModelDesc& model) {
 
 }  // namespace
 
-Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) {
-  TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, static_cast<int64_t>(weights.size())));
-  auto shared = std::make_shared<const AlignedBuffer>(std::move(weights));
-  for (Initializer& init : model.initializers) init.data = shared->data() + init.offset;
+// Where an initializer of no bytes points: any non-null address (null would mean no constant).
+alignas(AlignedBuffer::kAlignment) const std::byte kNoBytes[AlignedBuffer::kAlignment] = {};
+
+Result<ModelDesc> load_model(std::string_view json_text, WeightsFile weights) {
+  TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights.size()));
+  auto shared = std::make_shared<const WeightsFile>(std::move(weights));
+  for (Initializer& init : model.initializers) {
+    init.data = init.bytes() == 0 ? kNoBytes : shared->at(init.offset);
+    if (init.data == nullptr) {
+      return Status::error("initializer \"" + init.name + "\": its bytes were not loaded");
+    }
+  }
   model.weights = std::move(shared);
   return model;
+}
+
+Result<std::vector<std::pair<int64_t, int64_t>>> initializer_extents(std::string_view json_text,
+                                                                     int64_t weights_bytes) {
+  TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights_bytes));
+  std::vector<std::pair<int64_t, int64_t>> extents;
+  for (const Initializer& init : model.initializers) extents.emplace_back(init.offset, init.bytes());
+  return extents;
 }
 
 Result<std::vector<PlanningExtent>> planning_extents(std::string_view json_text, int64_t weights_bytes) {
@@ -477,10 +493,12 @@ Result<ModelDesc> load_model_for_planning(std::string_view json_text, int64_t we
   if (zeros_at + largest_left > 0 && !buffer.data()) return Status::error("out of memory for the planning weights");
   if (read_bytes > 0) std::memcpy(buffer.data(), read.data(), read.size());
   std::memset(buffer.data() + zeros_at, 0, static_cast<size_t>(largest_left));
-  auto shared = std::make_shared<const AlignedBuffer>(std::move(buffer));
+  auto shared = std::make_shared<const WeightsFile>(std::move(buffer));
   auto extent = extents.begin();
-  for (Initializer& init : model.initializers)
-    init.data = shared->data() + (read_for_planning(init) ? (extent++)->at : zeros_at);
+  for (Initializer& init : model.initializers) {
+    const int64_t at = read_for_planning(init) ? (extent++)->at : zeros_at;
+    init.data = init.bytes() == 0 ? kNoBytes : shared->at(at);
+  }
   model.weights = std::move(shared);
   return model;
 }

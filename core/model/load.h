@@ -14,8 +14,15 @@ namespace tessera::model {
 Result<std::string> weights_file_name(std::string_view json_text);
 
 // Checks structure, names, acyclicity and weight ranges; returns nodes in topological order.
-// The weights buffer is owned by the result. Never aborts on bad input.
-Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights);
+// The weights are owned by the result. Never aborts on bad input.
+Result<ModelDesc> load_model(std::string_view json_text, WeightsFile weights);
+inline Result<ModelDesc> load_model(std::string_view json_text, AlignedBuffer weights) {
+  return load_model(json_text, WeightsFile(std::move(weights)));
+}
+
+// The [offset, bytes) of every initializer in a `weights_bytes`-byte weights file, checked
+// as load_model checks them: what WeightsFile::segmented holds.
+Result<std::vector<std::pair<int64_t, int64_t>>> initializer_extents(std::string_view json_text, int64_t weights_bytes);
 
 // Placing a model over workers needs its shapes, not its weights: it is compiled without
 // kernels from the initializers of at most kPlanningBytes (shapes, axes, scalars), with zeros

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/aligned_buffer.h"
+#include "core/base/weights_file.h"
 #include "tessera/tensor.h"
 
 namespace tessera::model {
@@ -60,8 +60,8 @@ struct ModelDesc {
   std::vector<ValueInfo> inputs;
   std::vector<ValueInfo> outputs;
   std::vector<Initializer> initializers;
-  std::vector<NodeDesc> nodes;                   // topologically ordered
-  std::shared_ptr<const AlignedBuffer> weights;  // owns every initializer's bytes
+  std::vector<NodeDesc> nodes;                 // topologically ordered
+  std::shared_ptr<const WeightsFile> weights;  // owns every initializer's bytes
 };
 
 }  // namespace tessera::model

@@ -18,6 +18,7 @@
 
 #include "core/base/constant_store.h"
 #include "core/base/cpu_features.h"
+#include "core/base/weights_file.h"
 #include "core/kernels/activation.h"
 #include "core/kernels/elementwise/elementwise.h"
 #include "core/ops/geometry.h"
@@ -177,7 +178,7 @@ struct BindArgs {
   ConstantStore* store = nullptr;  // shares packed weights across specialisations; may be null
   // The model's weights file (may be null): a kernel may release the pages it has packed as
   // it goes, so that a large matrix is not resident twice.
-  const AlignedBuffer* weights = nullptr;
+  const WeightsFile* weights = nullptr;
 };
 
 // What an executor thread hands a kernel: the arena base and its private scratch space.

@@ -45,7 +45,7 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
   auto kernel = ops::op_bind(node.attrs, args);
   // Its weights are packed now: the pages they came from go until a run reads them again
   // (small constants some kernels read as they are, or a gathered table's rows).
-  if (const AlignedBuffer* weights = g.weights().get()) {
+  if (const WeightsFile* weights = g.weights().get()) {
     for (int input : node.inputs) {
       if (input >= 0 && g.tensors[input].is_constant())
         weights->release_pages(g.tensors[input].constant, g.tensors[input].bytes());
@@ -73,6 +73,42 @@ Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g,
   return bind_node(g, n, memory, copies, options);
 }
 
+// With copy_weights_read_in_place, a piecewise weights file gives back each stretch once the
+// last node reading it is bound (nothing reads it after that), so the packed copies take the
+// place of the weights as they are made instead of sitting beside all of them.
+class StretchRelease {
+ public:
+  StretchRelease(const graph::Graph& g, const CompileOptions& options) : g_(g) {
+    const WeightsFile* file = g.weights().get();
+    if (!options.copy_weights_read_in_place || !options.bind_kernels || !file || !file->piecewise()) return;
+    file_ = file;
+    readers_.assign(static_cast<size_t>(file->segments()), 0);
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      if (!owns_tiles(g, n)) continue;
+      for (int input : g.nodes[n].inputs) count(input, +1);
+    }
+    for (int output : g.outputs) count(output, +1);
+    for (int s = 0; s < file->segments(); ++s) {
+      if (readers_[s] == 0) file->free_segment(s);  // folded away, or read by no kernel
+    }
+  }
+  // One reading of `tensor` done (a node bound, an output copied).
+  void read(int tensor) { count(tensor, -1); }
+
+ private:
+  void count(int tensor, int by) {
+    if (!file_ || tensor < 0 || !g_.tensors[tensor].is_constant()) return;
+    const int s = file_->segment_of(g_.tensors[tensor].constant);
+    if (s < 0) return;
+    readers_[s] += by;
+    if (readers_[s] == 0) file_->free_segment(s);
+  }
+
+  const graph::Graph& g_;
+  const WeightsFile* file_ = nullptr;
+  std::vector<int> readers_;  // per segment: readings still to come
+};
+
 }  // namespace
 
 Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options) {
@@ -86,6 +122,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   std::vector<int> compiled_index(g.nodes.size(), -1);
   std::set<int> counted_constants;
   WeightCopies copies;
+  StretchRelease release(g, options);
   const std::vector<int64_t> reach = data_reach_bytes(g);
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     const graph::Node& node = g.nodes[n];
@@ -93,6 +130,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
     std::unique_ptr<ops::TileKernel> kernel;
     if (options.bind_kernels) {
       TESSERA_ASSIGN_OR_RETURN(kernel, bind_off_weights(g, static_cast<int>(n), memory, copies, options));
+      for (int input : node.inputs) release.read(input);
     }
     CompiledNode c;
     c.name = node.name;
@@ -158,6 +196,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       if (options.copy_weights_read_in_place && g.in_weights_file(output) && !copies.count(output))
         copies[output] = options.store->intern(t.constant, static_cast<size_t>(t.bytes()));
       out.outputs.push_back({t.name, t.shape, t.dtype, -1, binding_of(g, memory, copies, output).constant});
+      release.read(output);
     } else {
       out.outputs.push_back({t.name, t.shape, t.dtype, memory.storages[memory.storage_index[output]].offset});
     }

@@ -103,6 +103,16 @@ describe('models over wasm workers', () => {
      async () => {
     const capped = await createEngine({ threads: 1, maximumMemory: 64 * MIB });
     await assert.rejects(capped.loadModel(wide.json, wide.weights), /out of memory/);
+    // 28 MiB of weights fit; their packed copy beside them may not: said before compiling.
+    const k = 1024, n = 7 * 1024;
+    const matmul = {
+      format: 'tessera', version: 1, name: 'matmul',
+      inputs: [{ name: 'x', dtype: 'float32', shape: [1, k] }], outputs: [{ name: 'y', dtype: 'float32', shape: [1, n] }],
+      initializers: [{ name: 'w', dtype: 'float32', shape: [k, n], offset: 0, length: 4 * k * n }],
+      nodes: [{ op: 'MatMul', name: 'mm', inputs: ['x', 'w'], outputs: ['y'] }],
+    };
+    await assert.rejects(capped.loadModel(matmul, new Uint8Array(4 * k * n)),
+                         /^TesseraError: out of memory: compiling this model needs about \d+ MiB/);
     const zoo = zooModel('tiny_cnn');
     const input = zooInput(zoo, 5);
     const model = await capped.loadModel(zoo.url);

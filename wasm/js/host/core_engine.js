@@ -33,9 +33,13 @@ export function memoryOptions(maximumMemory) {
 }
 
 export class CoreEngine {
-  /** @param module an instantiated Emscripten module (createTesseraModule) */
-  constructor(module, threads) {
+  /**
+   * @param module an instantiated Emscripten module (createTesseraModule)
+   * @param [maximumMemory] the cap its memory was created with (memoryOptions), if any
+   */
+  constructor(module, threads, maximumMemory = 0) {
     this.module = module;
+    if (maximumMemory) module._tessera_memory_limit(maximumMemory);
     this.handle = module._tessera_engine_create(threads) >>> 0;
     this.models = new Map();  // id -> { handle, info, infoVersion }
     this.nextModelId = 1;
@@ -120,23 +124,41 @@ export class CoreEngine {
   }
 
   /**
-   * A buffer of `bytes` bytes in WebAssembly memory that weights are written into as they
-   * arrive (`what` names them in errors): write(chunk, offset) copies a chunk in; loadModel
-   * takes it over; free() releases a buffer no load took (again: nothing).
+   * A buffer in WebAssembly memory for a `bytes`-byte weights file, written into as it arrives
+   * (`what` names it in errors). Given the model's JSON text, it holds only the initializers'
+   * bytes, one allocation per stretch of them, which the load frees one by one as it packs them;
+   * else the whole file. write(chunk, offset) copies a chunk in; loadModel takes it over;
+   * free() releases a buffer no load took (again: nothing).
    */
-  weightsBuffer(bytes, what) {
+  weightsBuffer(bytes, what, jsonText = null) {
     const m = this.module;
     if (bytes > kMaxInstanceBytes) {
       throw new TesseraError(`out of memory: ${mib(bytes)} of ${what} are more than one WebAssembly instance can ` +
                              'hold (4 GiB): place the model over workers (loadModel\'s workers option)');
     }
-    let buffer = m._tessera_buffer_create(bytes) >>> 0;
+    let buffer = 0;
+    if (jsonText === null) {
+      buffer = m._tessera_buffer_create(bytes) >>> 0;
+    } else {
+      const jsonPtr = this.#cString(jsonText, 'the model JSON');
+      try {
+        buffer = m._tessera_weights_create(jsonPtr, bytes) >>> 0;
+      } finally {
+        m._free(jsonPtr);
+      }
+    }
     if (!buffer) throw new TesseraError(`out of memory: no room for ${mib(bytes)} of ${what} in WebAssembly memory`);
     return {
       write: (chunk, offset) => {
         if (offset + chunk.byteLength > bytes) throw new TesseraError(`${what}: more than the ${bytes} bytes announced`);
         // A fresh view each time: another model's allocation may have grown the memory.
-        new Uint8Array(this.#memory()).set(chunk, (m._tessera_buffer_data(buffer) >>> 0) + offset);
+        const memory = new Uint8Array(this.#memory());
+        for (let done = 0; done < chunk.byteLength;) {
+          const at = m._tessera_buffer_span_data(buffer, offset + done) >>> 0;
+          const n = Math.min(m._tessera_buffer_span_bytes(buffer, offset + done), chunk.byteLength - done);
+          if (at) memory.set(chunk.subarray(done, done + n), at);  // else bytes no initializer holds
+          done += n;
+        }
       },
       take: () => {
         const taken = buffer;

@@ -27,7 +27,7 @@ export async function readModelFiles(request, host) {
   const from = { ...host, cache, notify: request.progress ? host.notify : () => {} };
   const jsonText = request.json.text ?? new TextDecoder().decode(await readAll(request.json.url, 'json', from));
   if (request.weights?.bytes) {
-    const weights = host.engine.weightsBuffer(request.weights.bytes.byteLength, 'the weights');
+    const weights = host.engine.weightsBuffer(request.weights.bytes.byteLength, 'the weights', jsonText);
     weights.write(request.weights.bytes, 0);
     return { jsonText, weights };
   }
@@ -35,7 +35,7 @@ export async function readModelFiles(request, host) {
                                        : weightsBeside(request.json.url, jsonText);
   if (!located) return { jsonText, weights: null };
   const file = await open(located.url, 'weights', from, located.optional);
-  return { jsonText, weights: file && await streamInto(file, from) };
+  return { jsonText, weights: file && await streamInto(file, jsonText, from) };
 }
 
 // The Cache API cache, or null where there is none or it is refused (private windows,
@@ -171,18 +171,18 @@ async function readAll(url, kind, from) {
   return concat(chunks, size);
 }
 
-// The weights in an engine buffer: written chunk by chunk when their size is known up front,
-// else gathered and copied in once.
-async function streamInto(file, from) {
+// The weights of the model `jsonText` in an engine buffer: written chunk by chunk when their
+// size is known up front, else gathered and copied in once.
+async function streamInto(file, jsonText, from) {
   const { engine } = from;
   if (file.total === null) {
     const chunks = [];
     const size = await readChunks(file, from, (chunk) => chunks.push(chunk));
-    const weights = engine.weightsBuffer(checkSize(size, file), `weights ${file.url}`);
+    const weights = engine.weightsBuffer(checkSize(size, file), `weights ${file.url}`, jsonText);
     placeChunks(chunks, (chunk, offset) => weights.write(chunk, offset));
     return weights;
   }
-  const weights = engine.weightsBuffer(checkSize(file.total, file), `weights ${file.url}`);
+  const weights = engine.weightsBuffer(checkSize(file.total, file), `weights ${file.url}`, jsonText);
   try {
     await readChunks(file, from, (chunk, offset) => weights.write(chunk, offset));
     return weights;

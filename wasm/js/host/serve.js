@@ -38,7 +38,7 @@ export function serve(port, loadModule, openFile = null) {
   };
   const methods = {
     async init(options) {
-      engine = new CoreEngine(await loadModule(options), options.threads);
+      engine = new CoreEngine(await loadModule(options), options.threads, options.maximumMemory);
       return { threads: engine.threads };
     },
     // Downloads overlap other models' runs; only the load itself waits its turn.

@@ -1,0 +1,72 @@
+// Weights files held whole or in segments.
+#include "core/base/weights_file.h"
+
+#include <algorithm>
+
+namespace tessera {
+
+WeightsFile::WeightsFile(AlignedBuffer whole) : file_bytes_(static_cast<int64_t>(whole.size())) {
+  if (whole.size() > 0) segments_.push_back({0, std::move(whole)});
+}
+
+std::optional<WeightsFile> WeightsFile::segmented(std::vector<std::pair<int64_t, int64_t>> extents,
+                                                  int64_t file_bytes) {
+  constexpr int64_t kAlign = static_cast<int64_t>(AlignedBuffer::kAlignment);
+  // Each stretch starts at a multiple of the alignment, so its bytes keep the file's alignment.
+  std::vector<std::pair<int64_t, int64_t>> stretches;  // [begin, end)
+  for (const auto& [offset, bytes] : extents) {
+    if (bytes > 0) stretches.emplace_back(offset / kAlign * kAlign, offset + bytes);
+  }
+  std::sort(stretches.begin(), stretches.end());
+  WeightsFile file;
+  file.file_bytes_ = file_bytes;
+  file.piecewise_ = true;
+  for (size_t i = 0; i < stretches.size();) {
+    auto [begin, end] = stretches[i];
+    for (++i; i < stretches.size() && stretches[i].first < end; ++i) end = std::max(end, stretches[i].second);
+    AlignedBuffer bytes = AlignedBuffer::allocate(static_cast<size_t>(end - begin));
+    if (bytes.data() == nullptr) return std::nullopt;
+    file.segments_.push_back({begin, std::move(bytes)});
+  }
+  return file;
+}
+
+int WeightsFile::segment_of(const void* p) const {
+  const auto* byte = static_cast<const std::byte*>(p);
+  for (size_t s = 0; s < segments_.size(); ++s) {
+    const AlignedBuffer& b = segments_[s].bytes;
+    if (b.data() != nullptr && byte >= b.data() && byte < b.data() + b.size()) return static_cast<int>(s);
+  }
+  return -1;
+}
+
+const std::byte* WeightsFile::at(int64_t offset) const {
+  auto after = std::upper_bound(segments_.begin(), segments_.end(), offset,
+                                [](int64_t o, const Segment& s) { return o < s.offset; });
+  if (after == segments_.begin()) return nullptr;
+  const Segment& s = *std::prev(after);
+  if (s.bytes.data() == nullptr || offset >= s.offset + static_cast<int64_t>(s.bytes.size())) return nullptr;
+  return s.bytes.data() + (offset - s.offset);
+}
+
+std::pair<std::byte*, int64_t> WeightsFile::span(int64_t offset) {
+  auto after = std::upper_bound(segments_.begin(), segments_.end(), offset,
+                                [](int64_t o, const Segment& s) { return o < s.offset; });
+  if (after != segments_.begin()) {
+    Segment& s = *std::prev(after);
+    const int64_t end = s.offset + static_cast<int64_t>(s.bytes.size());
+    if (s.bytes.data() != nullptr && offset < end) return {s.bytes.data() + (offset - s.offset), end - offset};
+  }
+  const int64_t next = after == segments_.end() ? file_bytes_ : after->offset;
+  return {nullptr, std::max<int64_t>(next - offset, 1)};
+}
+
+void WeightsFile::release_pages(const void* begin, size_t bytes) const {
+  for (const Segment& s : segments_) s.bytes.release_pages(begin, bytes);
+}
+
+void WeightsFile::release_all_pages() const {
+  for (const Segment& s : segments_) s.bytes.release_pages(s.bytes.data(), s.bytes.size());
+}
+
+}  // namespace tessera
