@@ -77,7 +77,7 @@ bool can_allocate(uint64_t bytes) {
   const uint64_t maximum =
       memory_limit > 0 ? std::min<uint64_t>(memory_limit, emscripten_get_heap_max()) : emscripten_get_heap_max();
   const uint64_t growable = maximum > heap_end ? maximum - heap_end : 0;
-  return bytes <= static_cast<uint64_t>(mallinfo().fordblks) + growable;
+  return bytes <= static_cast<uint32_t>(mallinfo().fordblks) + growable;  // an int holding up to 4 GiB
 }
 
 // Applies tessera_model_load's options JSON (see c_api.h) to `options`. Every option is a

@@ -6,7 +6,10 @@
 namespace tessera {
 
 WeightsFile::WeightsFile(AlignedBuffer whole) : file_bytes_(static_cast<int64_t>(whole.size())) {
-  if (whole.size() > 0) segments_.push_back({0, std::move(whole)});
+  if (whole.size() > 0) {
+    by_address_.emplace_back(whole.data(), 0);
+    segments_.push_back({0, std::move(whole)});
+  }
 }
 
 std::optional<WeightsFile> WeightsFile::segmented(std::vector<std::pair<int64_t, int64_t>> extents,
@@ -26,18 +29,21 @@ std::optional<WeightsFile> WeightsFile::segmented(std::vector<std::pair<int64_t,
     for (++i; i < stretches.size() && stretches[i].first < end; ++i) end = std::max(end, stretches[i].second);
     AlignedBuffer bytes = AlignedBuffer::allocate(static_cast<size_t>(end - begin));
     if (bytes.data() == nullptr) return std::nullopt;
+    file.by_address_.emplace_back(bytes.data(), static_cast<int>(file.segments_.size()));
     file.segments_.push_back({begin, std::move(bytes)});
   }
+  std::sort(file.by_address_.begin(), file.by_address_.end());
   return file;
 }
 
 int WeightsFile::segment_of(const void* p) const {
   const auto* byte = static_cast<const std::byte*>(p);
-  for (size_t s = 0; s < segments_.size(); ++s) {
-    const AlignedBuffer& b = segments_[s].bytes;
-    if (b.data() != nullptr && byte >= b.data() && byte < b.data() + b.size()) return static_cast<int>(s);
-  }
-  return -1;
+  auto after = std::upper_bound(by_address_.begin(), by_address_.end(), byte,
+                                [](const std::byte* b, const auto& entry) { return b < entry.first; });
+  if (after == by_address_.begin()) return -1;
+  const int s = std::prev(after)->second;
+  const AlignedBuffer& b = segments_[s].bytes;  // a freed one holds nothing
+  return b.data() != nullptr && byte < b.data() + b.size() ? s : -1;
 }
 
 const std::byte* WeightsFile::at(int64_t offset) const {
@@ -62,11 +68,11 @@ std::pair<std::byte*, int64_t> WeightsFile::span(int64_t offset) {
 }
 
 void WeightsFile::release_pages(const void* begin, size_t bytes) const {
-  for (const Segment& s : segments_) s.bytes.release_pages(begin, bytes);
+  if (mapped()) segments_[0].bytes.release_pages(begin, bytes);
 }
 
 void WeightsFile::release_all_pages() const {
-  for (const Segment& s : segments_) s.bytes.release_pages(s.bytes.data(), s.bytes.size());
+  if (mapped()) segments_[0].bytes.release_pages(segments_[0].bytes.data(), segments_[0].bytes.size());
 }
 
 }  // namespace tessera

@@ -55,7 +55,8 @@ class WeightsFile {
     int64_t offset = 0;  // in the file
     mutable AlignedBuffer bytes;
   };
-  std::vector<Segment> segments_;  // by offset, disjoint
+  std::vector<Segment> segments_;                             // by offset, disjoint
+  std::vector<std::pair<const std::byte*, int>> by_address_;  // each segment's first byte, sorted
   int64_t file_bytes_ = 0;
   bool piecewise_ = false;
 };
