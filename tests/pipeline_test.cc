@@ -13,9 +13,12 @@
 namespace tessera::testing {
 namespace {
 
+// Its weights kept: stages bind them again.
 std::shared_ptr<const Model> load(const std::string& name) {
   const ModelFiles files = read_model_files(std::string(TESSERA_ZOO_DIR) + "/" + name + ".json");
-  auto model = Model::load(files.json, files.weights, {});
+  CompileOptions keep;
+  keep.keep_weights = true;
+  auto model = Model::load(files.json, files.weights, keep);
   REQUIRE(model.ok());
   return *model;
 }
@@ -98,13 +101,18 @@ TEST_CASE("layers larger than a worker are split into column pieces, and the out
   PlaceOptions options;
   options.workers = options.threads = 4;
   options.worker_memory = 1 << 20;
-  // Loaded without keeping its weights, the model cannot be split: said, not read from freed memory.
+  // Loaded without keeping its weights, the model cannot be split or staged: said, not read
+  // from freed memory.
   auto released = Model::load(test.json, test.weights, {});
   REQUIRE(released.ok());
-  const Status refused = Pipeline::create(*released, {}, options).status();
-  CHECK(refused.message() ==
+  CHECK(Pipeline::create(*released, {}, options).status().message() ==
         "place: splitting 2 layers too large for a worker reads the model's weights, which were freed once compiled: "
-        "load it with keep_weights");
+        "load it with CompileOptions::keep_weights");
+  PlaceOptions roomy = options;
+  roomy.worker_memory = 0;
+  CHECK(Pipeline::create(*released, {}, roomy).status().message() ==
+        "model \"test\": its weights were freed once compiled; to run it over stages, load it with "
+        "CompileOptions::keep_weights");
   auto pipeline = Pipeline::create(*model, {}, options);
   INFO(pipeline.status().message());
   REQUIRE(pipeline.ok());

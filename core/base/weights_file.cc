@@ -46,25 +46,32 @@ int WeightsFile::segment_of(const void* p) const {
   return b.data() != nullptr && byte < b.data() + b.size() ? s : -1;
 }
 
+std::vector<WeightsFile::Segment>::const_iterator WeightsFile::after(int64_t offset) const {
+  return std::upper_bound(segments_.begin(), segments_.end(), offset,
+                          [](int64_t o, const Segment& s) { return o < s.offset; });
+}
+
+const WeightsFile::Segment* WeightsFile::holding(int64_t offset) const {
+  const auto next = after(offset);
+  if (next == segments_.begin()) return nullptr;
+  const Segment& s = *std::prev(next);
+  return s.bytes.data() != nullptr && offset < s.end() ? &s : nullptr;
+}
+
 const std::byte* WeightsFile::at(int64_t offset) const {
-  auto after = std::upper_bound(segments_.begin(), segments_.end(), offset,
-                                [](int64_t o, const Segment& s) { return o < s.offset; });
-  if (after == segments_.begin()) return nullptr;
-  const Segment& s = *std::prev(after);
-  if (s.bytes.data() == nullptr || offset >= s.offset + static_cast<int64_t>(s.bytes.size())) return nullptr;
-  return s.bytes.data() + (offset - s.offset);
+  const Segment* s = holding(offset);
+  return s ? s->bytes.data() + (offset - s->offset) : nullptr;
+}
+
+int64_t WeightsFile::held_from(int64_t offset) const {
+  const Segment* s = holding(offset);
+  return s ? s->end() - offset : 0;
 }
 
 std::pair<std::byte*, int64_t> WeightsFile::span(int64_t offset) {
-  auto after = std::upper_bound(segments_.begin(), segments_.end(), offset,
-                                [](int64_t o, const Segment& s) { return o < s.offset; });
-  if (after != segments_.begin()) {
-    Segment& s = *std::prev(after);
-    const int64_t end = s.offset + static_cast<int64_t>(s.bytes.size());
-    if (s.bytes.data() != nullptr && offset < end) return {s.bytes.data() + (offset - s.offset), end - offset};
-  }
-  const int64_t next = after == segments_.end() ? file_bytes_ : after->offset;
-  return {nullptr, std::max<int64_t>(next - offset, 1)};
+  if (const Segment* s = holding(offset)) return {s->bytes.data() + (offset - s->offset), s->end() - offset};
+  const auto next = after(offset);
+  return {nullptr, std::max<int64_t>((next == segments_.end() ? file_bytes_ : next->offset) - offset, 1)};
 }
 
 void WeightsFile::release_pages(const void* begin, size_t bytes) const {

@@ -29,6 +29,8 @@ class WeightsFile {
   std::pair<std::byte*, int64_t> span(int64_t offset);
   // The file's byte `offset`, or null when it is not held (or was freed).
   const std::byte* at(int64_t offset) const;
+  // How many bytes from `offset` on are held in a row (0: none).
+  int64_t held_from(int64_t offset) const;
   // Whether it holds stretches of the file, each freed on its own (segmented), rather than
   // the whole file, which goes when the last graph pointing into it lets go.
   bool piecewise() const { return piecewise_; }
@@ -54,7 +56,12 @@ class WeightsFile {
   struct Segment {
     int64_t offset = 0;  // in the file
     mutable AlignedBuffer bytes;
+    int64_t end() const { return offset + static_cast<int64_t>(bytes.size()); }
   };
+  // The first segment after `offset`'s (segments_.end() for none).
+  std::vector<Segment>::const_iterator after(int64_t offset) const;
+  // The held segment holding the file's byte `offset`, or null.
+  const Segment* holding(int64_t offset) const;
   std::vector<Segment> segments_;                             // by offset, disjoint
   std::vector<std::pair<const std::byte*, int>> by_address_;  // each segment's first byte, sorted
   int64_t file_bytes_ = 0;

@@ -112,7 +112,8 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(model::ModelDesc des
 
 Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::InputBinding& binding) const {
   if (!desc_.weights && !desc_.initializers.empty()) {
-    return Status::error("model \"" + desc_.name + "\": its weights were freed once compiled (keep_weights)");
+    return Status::error("model \"" + desc_.name +
+                         "\": its weights were freed once compiled (CompileOptions::keep_weights keeps them)");
   }
   const auto start = std::chrono::steady_clock::now();
   auto s = std::make_shared<Specialization>();
@@ -140,6 +141,12 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
 }
 
 Result<tiles::TileGraph> CompiledModel::compile_stage(const graph::Graph& stage, int threads, bool bind_kernels) const {
+  // Binding reads what the kernels copy (biases, weights on a cache miss): freed by now.
+  if (bind_kernels && release_weights_) {
+    return Status::error("model \"" + desc_.name +
+                         "\": its weights were freed once compiled; to run it over stages, load it with "
+                         "CompileOptions::keep_weights");
+  }
   plan::TilingOptions tiling;
   tiling.threads = threads;
   tiling.target_tile_flops = options_.tile_flops;
@@ -208,6 +215,7 @@ Result<std::shared_ptr<const Model>> Model::load(const std::string& json_text, s
     if (data != nullptr) std::memcpy(data, weights.data() + offset, static_cast<size_t>(n));
     offset += n;
   }
+  std::vector<uint8_t>().swap(weights);  // held piecewise now: not beside the packed copies
   return CompiledModel::compile(json_text, std::move(*file), options);
 }
 

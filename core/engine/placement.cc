@@ -145,7 +145,7 @@ Result<Placed> CompiledModel::place_graph(const InputDims& dims, const PlaceOpti
     if (const int wide = graph::count_wide_nodes(s->graph, piece_bytes); wide > 0 && release_weights_) {
       return Status::error("place: splitting " + std::to_string(wide) +
                            " layers too large for a worker reads the model's weights, which were freed once "
-                           "compiled: load it with keep_weights");
+                           "compiled: load it with CompileOptions::keep_weights");
     }
     auto split = std::make_unique<graph::Graph>(s->graph.borrowing_copy());
     if (const int count = graph::split_wide_nodes(*split, piece_bytes); count > 0) {

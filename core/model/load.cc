@@ -454,6 +454,7 @@ Result<ModelDesc> load_model(std::string_view json_text, WeightsFile weights) {
   auto shared = std::make_shared<const WeightsFile>(std::move(weights));
   for (Initializer& init : model.initializers) {
     init.data = init.bytes() == 0 ? kNoBytes : shared->at(init.offset);
+    if (init.data != nullptr && shared->held_from(init.offset) < init.bytes()) init.data = nullptr;
     if (init.data == nullptr) {
       return Status::error("initializer \"" + init.name + "\": its bytes were not loaded");
     }

@@ -54,9 +54,9 @@ struct CompileOptions {
   std::string plan = {};
   // A model whose dims are all fixed, with its weights in heap memory (Model::load, and
   // always in WebAssembly), frees them once compiled at load: its kernels hold packed copies,
-  // and the few constants read as they are get copies of their own. Keep them to place the
-  // model over workers with layers split (Model::place, Pipeline), which reads them again.
-  // Mapped weights files (Model::load_file) are kept: their packed pages are given back.
+  // and the few constants read as they are get copies of their own. Keep them to run the
+  // model over stages (Pipeline) or place it with layers split (Model::place), which bind or
+  // split its weights again. Mapped files (Model::load_file) stay: packed pages go back.
   bool keep_weights = false;
 };
 
