@@ -12,6 +12,7 @@
 
 #include "core/engine/compiled_model.h"
 #include "core/model/load.h"
+#include "core/ops/packed_weights.h"
 #include "tessera/pipeline.h"
 #include "tests/support/cli_run.h"
 #include "tests/support/engine_check.h"
@@ -171,6 +172,32 @@ TEST_CASE("a piecewise weights file holds its initializers' stretches, each alig
   WeightsFile whole(AlignedBuffer::allocate(64));
   CHECK(!whole.piecewise());
   CHECK(whole.whole() != nullptr);
+}
+
+TEST_CASE("packed weights are no longer found by the address of a source that was freed") {
+  // A stretch of the file freed, the heap may hand its addresses to a later source: that
+  // source must be packed anew, not given what was packed from the freed bytes.
+  ConstantStore store;
+  AlignedBuffer stretch = AlignedBuffer::allocate(256);
+  AlignedBuffer other = AlignedBuffer::allocate(64);
+  int packs = 0;
+  auto pack = [&] {
+    ++packs;
+    return AlignedBuffer::allocate(16);
+  };
+  const PackKey inside = ops::pack_key("gemm_b", {stretch.data() + 128, nullptr}, {4, 8});
+  const PackKey outside = ops::pack_key("gemm_b", {other.data(), nullptr}, {4, 8});
+  const auto first = store.packed(inside, pack);
+  const auto kept = store.packed(outside, pack);
+  CHECK(store.packed(inside, pack) == first);  // found while its source lives
+  CHECK(packs == 2);
+
+  store.forget_packed_from(stretch.data(), stretch.size());
+  const auto again = store.packed(inside, pack);
+  CHECK(again != first);
+  CHECK(packs == 3);
+  CHECK(store.packed(outside, pack) == kept);  // a source outside the freed bytes
+  CHECK(packs == 3);
 }
 
 // A model with constants its kernels read in place (a gathered table, a constant A of a

@@ -287,6 +287,8 @@ TESSERA_EXPORT const char* tessera_place_stages(TesseraEngine* engine, const cha
   tessera::Status status = read_place_options(options_json, &options);
   if (status.ok() && !valid_bytes(weights_bytes))
     status = tessera::Status::error("planning: the weights' size must be a whole number of bytes");
+  if (status.ok() && owned && owned->file.size() > 0 && !owned->file.whole())
+    status = tessera::Status::error("planning: the bytes read for planning must be one buffer (tessera_buffer_create)");
   if (!status.ok()) {
     fail(&engine->error, status.message());
     return nullptr;

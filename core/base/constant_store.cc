@@ -1,6 +1,7 @@
 // Content-interned constants.
 #include "core/base/constant_store.h"
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <string_view>
@@ -41,6 +42,15 @@ ConstantStore::Usage ConstantStore::usage() {
     if (auto held = weak.lock()) usage.packed_bytes += static_cast<int64_t>(held->size());
   }
   return usage;
+}
+
+void ConstantStore::forget_packed_from(const void* begin, size_t bytes) {
+  const auto first = reinterpret_cast<uintptr_t>(begin);
+  std::lock_guard lock(mutex_);
+  std::erase_if(packed_, [&](const auto& entry) {
+    const auto& sources = entry.first.sources;
+    return std::any_of(sources.begin(), sources.end(), [&](uintptr_t s) { return s - first < bytes; });
+  });
 }
 
 }  // namespace tessera

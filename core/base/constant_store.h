@@ -5,8 +5,10 @@
 // Thread-safe: specialisations of one model may be compiled concurrently.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,15 +19,21 @@
 
 namespace tessera {
 
+// What a buffer was packed from and how: the kernel, its sources by address, its layout
+// parameters. Addresses name sources only while they live: see forget_packed_from.
+struct PackKey {
+  std::string kernel;
+  std::vector<uintptr_t> sources;
+  std::vector<double> parameters;
+  auto operator<=>(const PackKey&) const = default;
+};
+
 class ConstantStore {
  public:
   // A buffer holding these bytes: an existing one with the same content if some
   // specialisation still holds it, else a new copy. Aborts only if memory runs out.
   std::shared_ptr<const AlignedBuffer> intern(const void* data, size_t bytes);
 
-  // Packed weights, shared the same way: `key` names the source constant and the packing
-  // (kernel, layout parameters); `pack` returns a new buffer when none is alive, or an empty
-  // one when memory runs out (then null is returned and nothing is kept).
   // Bytes of the live computed constants and of the live packed weights.
   struct Usage {
     int64_t constant_bytes = 0;
@@ -33,8 +41,10 @@ class ConstantStore {
   };
   Usage usage();
 
+  // Packed weights, shared the same way: `pack` returns a new buffer when none is alive for
+  // `key`, or an empty one when memory runs out (then null is returned and nothing is kept).
   template <class Pack>
-  std::shared_ptr<const AlignedBuffer> packed(const std::string& key, Pack&& pack) {
+  std::shared_ptr<const AlignedBuffer> packed(const PackKey& key, Pack&& pack) {
     std::lock_guard lock(mutex_);
     if (auto found = packed_[key].lock()) return found;
     AlignedBuffer buffer = pack();
@@ -44,10 +54,14 @@ class ConstantStore {
     return shared;
   }
 
+  // Sources inside [begin, begin + bytes) are being freed: a later source allocated at one of
+  // their addresses must not find what was packed from them.
+  void forget_packed_from(const void* begin, size_t bytes);
+
  private:
   std::mutex mutex_;
   std::unordered_multimap<size_t, std::weak_ptr<const AlignedBuffer>> by_hash_;
-  std::unordered_map<std::string, std::weak_ptr<const AlignedBuffer>> packed_;
+  std::map<PackKey, std::weak_ptr<const AlignedBuffer>> packed_;
 };
 
 }  // namespace tessera

@@ -37,6 +37,7 @@ class WeightsFile {
   // The segment holding `p` (one while memory is held), or -1.
   int segment_of(const void* p) const;
   int segments() const { return static_cast<int>(segments_.size()); }
+  const AlignedBuffer& segment(int s) const { return segments_[s].bytes; }
   // The buffer holding the whole file, when one does (else null).
   const AlignedBuffer* whole() const {
     return segments_.size() == 1 && segments_[0].offset == 0 &&

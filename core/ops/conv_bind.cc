@@ -22,7 +22,7 @@ class DepthwiseConvKernel final : public ConvKernelBase {
   DepthwiseConvKernel(const ConvAttrs& a, const BindArgs& args, const ConvWeights& weights, const float* bias)
       : ConvKernelBase(a, args), kernel_(kernels::best_dwconv_kernel(args.max_isa)) {
     const int64_t taps = a.kernel_h * a.kernel_w;
-    const std::string key =
+    const PackKey key =
         pack_key("dwconv", {weights.data, weights.scale}, {static_cast<double>(g_.out_c), static_cast<double>(taps)});
     packed_ = packed_weights(args, key, g_.out_c * taps, [&](float* dst) {
       std::vector<float> scaled;
@@ -77,7 +77,7 @@ class IgemmConvKernel final : public ConvKernelBase {
                                        static_cast<size_t>(igemm_row_bytes(a, args.shapes)))) {
     taps_ = a.kernel_h * a.kernel_w;
     group_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_per_group, taps_, g_.out_per_group);
-    const std::string key =
+    const PackKey key =
         pack_key("igemm_conv", {weights.data, weights.scale, bias},
                  {static_cast<double>(gemm_.nr), static_cast<double>(g_.group), static_cast<double>(g_.out_per_group),
                   static_cast<double>(g_.in_per_group), static_cast<double>(taps_)});

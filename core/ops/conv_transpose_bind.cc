@@ -75,7 +75,7 @@ class PhaseGemmConvTransposeKernel final : public GemmConvTransposeKernel {
       }
     }
     group_floats_ = total;
-    const std::string key =
+    const PackKey key =
         pack_key("phase_conv_transpose", {source.data, source.scale, bias},
                  {static_cast<double>(gemm_.nr), static_cast<double>(a.group), static_cast<double>(cg_),
                   static_cast<double>(mg_), static_cast<double>(a.kernel_h), static_cast<double>(a.kernel_w),
@@ -211,7 +211,7 @@ class PixelGemmConvTransposeKernel final : public GemmConvTransposeKernel {
                                const float* bias)
       : GemmConvTransposeKernel(a, args) {
     columns_ = a.kernel_h * a.kernel_w * out_c_;
-    const std::string key =
+    const PackKey key =
         pack_key("pixel_conv_transpose", {source.data, source.scale, bias},
                  {static_cast<double>(gemm_.nr), static_cast<double>(in_c_), static_cast<double>(out_c_),
                   static_cast<double>(a.kernel_h), static_cast<double>(a.kernel_w)});

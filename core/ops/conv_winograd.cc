@@ -29,7 +29,7 @@ class WinogradConvKernel final : public ConvKernelBase {
         gemm_(kernels::gemm_kernel_for(args.max_isa, static_cast<size_t>(g_.out_c), sizeof(float) * v_row_)),
         transforms_(kernels::best_winograd_kernels(args.max_isa)) {
     point_floats_ = kernels::packed_gemm_weights_floats(gemm_.nr, g_.in_c, 1, g_.out_c);
-    const std::string key =
+    const PackKey key =
         pack_key("winograd_conv", {weights.data, weights.scale},
                  {static_cast<double>(gemm_.nr), static_cast<double>(g_.out_c), static_cast<double>(g_.in_c)});
     packed_ = packed_weights(args, key, kWinogradPoints * point_floats_, [&](float* dst) {

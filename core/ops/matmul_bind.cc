@@ -144,7 +144,7 @@ class MatMulKernel final : public TileKernel {
     const Shape& B = args.shapes.inputs[1];
     const int64_t matrices = B.size() > 2 ? element_count(Shape(B.begin(), B.end() - 2)) : 1;
     const void* bias = attrs_.bias_input >= 0 ? args.inputs[attrs_.bias_input].constant : nullptr;
-    const std::string key =
+    const PackKey key =
         pack_key("gemm_b", {b_.constant, bias},
                  {static_cast<double>(gemm_.nr), static_cast<double>(d_.k), static_cast<double>(d_.n),
                   static_cast<double>(matrices), static_cast<double>(b_k_stride_), static_cast<double>(b_n_stride_),

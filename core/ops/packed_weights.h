@@ -8,25 +8,24 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <utility>
 
+#include "core/base/constant_store.h"
 #include "core/ops/op_contract.h"
 
 namespace tessera::ops {
 
-// "name/0x7f..,0x7f../12,34": sources by address, then the parameters.
-inline std::string pack_key(const std::string& name, std::initializer_list<const void*> sources,
-                            std::initializer_list<double> parameters) {
-  std::string key = name + "/";
-  for (const void* source : sources) key += std::to_string(reinterpret_cast<uintptr_t>(source)) + ",";
-  key += "/";
-  for (double p : parameters) key += std::to_string(p) + ",";
+inline PackKey pack_key(std::string kernel, std::initializer_list<const void*> sources,
+                        std::initializer_list<double> parameters) {
+  PackKey key{std::move(kernel), {}, parameters};
+  for (const void* source : sources) key.sources.push_back(reinterpret_cast<uintptr_t>(source));
   return key;
 }
 
 // A buffer of `floats` floats filled by fill(float*), from args.store when it has one for
 // `key`; null when memory runs out.
 template <class Fill>
-std::shared_ptr<const AlignedBuffer> packed_weights(const BindArgs& args, const std::string& key, size_t floats,
+std::shared_ptr<const AlignedBuffer> packed_weights(const BindArgs& args, const PackKey& key, size_t floats,
                                                     Fill&& fill) {
   auto pack = [&] {
     AlignedBuffer buffer = AlignedBuffer::allocate(sizeof(float) * floats);

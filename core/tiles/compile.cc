@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "core/base/check.h"
+#include "core/base/constant_store.h"
 #include "core/tiles/data_reach.h"
 #include "core/tiles/edges.h"
 #include "core/tiles/memory_plan.h"
@@ -78,7 +80,7 @@ Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g,
 // place of the weights as they are made instead of sitting beside all of them.
 class StretchRelease {
  public:
-  StretchRelease(const graph::Graph& g, const CompileOptions& options) : g_(g) {
+  StretchRelease(const graph::Graph& g, const CompileOptions& options) : g_(g), store_(options.store) {
     const WeightsFile* file = g.weights().get();
     if (!options.copy_weights_read_in_place || !options.bind_kernels || !file || !file->piecewise()) return;
     file_ = file;
@@ -89,7 +91,7 @@ class StretchRelease {
     }
     for (int output : g.outputs) count(output, +1);
     for (int s = 0; s < file->segments(); ++s) {
-      if (readers_[s] == 0) file->free_segment(s);  // folded away, or read by no kernel
+      if (readers_[s] == 0) free(s);  // folded away, or read by no kernel
     }
   }
   // One reading of `tensor` done (a node bound, an output copied).
@@ -101,10 +103,15 @@ class StretchRelease {
     const int s = file_->segment_of(g_.tensors[tensor].constant);
     if (s < 0) return;
     readers_[s] += by;
-    if (readers_[s] == 0) file_->free_segment(s);
+    if (readers_[s] == 0) free(s);
+  }
+  void free(int s) {
+    store_->forget_packed_from(file_->segment(s).data(), file_->segment(s).size());
+    file_->free_segment(s);
   }
 
   const graph::Graph& g_;
+  ConstantStore* store_;
   const WeightsFile* file_ = nullptr;
   std::vector<int> readers_;  // per segment: readings still to come
 };
@@ -112,6 +119,7 @@ class StretchRelease {
 }  // namespace
 
 Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options) {
+  TESSERA_CHECK(!options.copy_weights_read_in_place || options.store != nullptr);
   TESSERA_RETURN_IF_ERROR(validate_plan(g, plan, options.max_isa));
   TileGraph out;
   const MemoryPlan memory = plan_memory(g, options.reuse_memory);

@@ -15,7 +15,7 @@ struct CompileOptions {
   ConstantStore* store = nullptr;  // where kernels share packed weights (null: each packs its own)
   bool bind_kernels = true;        // false: tasks and edges only, for planners to simulate (no kernels)
   // The model's weights file is to be freed: constants a run would read in place from it get
-  // copies in `store`, which the kernels and outputs are bound to (TileGraph::weight_copies).
+  // copies in `store` (required), which the kernels and outputs are bound to (TileGraph::weight_copies).
   bool copy_weights_read_in_place = false;
 };
 

@@ -17,10 +17,12 @@ const kMaxInstanceBytes = 2 ** 32;
 
 const mib = (bytes) => `${Math.ceil(bytes / 2 ** 20)} MiB`;
 
-// The module's starting memory (INITIAL_MEMORY in wasm/CMakeLists.txt), in 64 KiB pages.
+const kPageBytes = 65536;  // a WebAssembly memory grows by whole pages
+const wholePages = (bytes) => Math.floor(bytes / kPageBytes);
+// The module's starting memory (INITIAL_MEMORY in wasm/CMakeLists.txt), in pages.
 const kInitialPages = 1024;
 /** The least createEngine's maximumMemory may be: the module's starting memory. */
-export const kMinMaximumMemory = kInitialPages * 65536;
+export const kMinMaximumMemory = kInitialPages * kPageBytes;
 
 /**
  * Module options for a threaded module whose memory may grow to `maximumMemory` bytes at most
@@ -28,8 +30,8 @@ export const kMinMaximumMemory = kInitialPages * 65536;
  */
 export function memoryOptions(maximumMemory) {
   if (!maximumMemory) return {};
-  const maximum = Math.floor(maximumMemory / 65536);
-  return { wasmMemory: new WebAssembly.Memory({ initial: kInitialPages, maximum, shared: true }) };
+  return { wasmMemory: new WebAssembly.Memory({ initial: kInitialPages, maximum: wholePages(maximumMemory),
+                                                shared: true }) };
 }
 
 export class CoreEngine {
@@ -39,7 +41,8 @@ export class CoreEngine {
    */
   constructor(module, threads, maximumMemory = 0) {
     this.module = module;
-    if (maximumMemory) module._tessera_memory_limit(maximumMemory);
+    // What the memory can grow to: whole pages, as memoryOptions created it.
+    if (maximumMemory) module._tessera_memory_limit(wholePages(maximumMemory) * kPageBytes);
     this.handle = module._tessera_engine_create(threads) >>> 0;
     this.models = new Map();  // id -> { handle, info, infoVersion }
     this.nextModelId = 1;
