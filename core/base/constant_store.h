@@ -5,13 +5,13 @@
 // Thread-safe: specialisations of one model may be compiled concurrently.
 #pragma once
 
-#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -25,7 +25,9 @@ struct PackKey {
   std::string kernel;
   std::vector<uintptr_t> sources;
   std::vector<double> parameters;
-  auto operator<=>(const PackKey&) const = default;
+  bool operator<(const PackKey& o) const {
+    return std::tie(kernel, sources, parameters) < std::tie(o.kernel, o.sources, o.parameters);
+  }
 };
 
 class ConstantStore {
