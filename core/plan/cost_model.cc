@@ -364,6 +364,7 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     out.seconds = seconds[t];
     out.children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
     const tiles::CompiledNode& node = graph.nodes[task.node];
+    out.defers_depth_first = node.defers_depth_first;
     const auto elements = static_cast<double>(task.region.element_count());
     out.output_bytes = elements * 4;
     out.bytes = task.cost.bytes;

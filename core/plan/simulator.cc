@@ -192,11 +192,13 @@ class Simulation {
     } else {
       for (uint32_t child : tasks_[task].children) {
         if (--pending_[child] != 0) continue;
-        if (policy::place_ready_child(continuing) == policy::Placement::kContinue) {
-          next = child;
-          continuing = true;
-        } else {
-          deques_[thread].push_back(child);
+        switch (policy::place_ready_child(continuing, tasks_[child].defers_depth_first)) {
+          case policy::Placement::kContinue:
+            next = child;
+            continuing = true;
+            break;
+          case policy::Placement::kOwnDeque: deques_[thread].push_back(child); break;
+          case policy::Placement::kOwnDequeOldest: deques_[thread].push_front(child); break;
         }
       }
     }

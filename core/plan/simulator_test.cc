@@ -1,7 +1,7 @@
 // The simulator against schedules worked out by hand from the runtime's policy: a chain,
-// fork-join, unbalanced tiles, one thread and several, both schedulers, the costs of
-// overheads, steals and wake-ups, the inputs found still in cache, writes over what another
-// thread read, and writes over what nobody touched this run.
+// fork-join, unbalanced tiles, one thread and several, both schedulers, layers that defer
+// depth-first, the costs of overheads, steals and wake-ups, the inputs found still in cache,
+// writes over what another thread read, and writes over what nobody touched this run.
 #include <catch2/catch.hpp>
 
 #include "core/plan/simulator.h"
@@ -60,6 +60,22 @@ TEST_CASE("fork-join, dynamic: the first child continues, the idle thread steals
   check_event(two, 5, 1, 5, 6);
   CHECK(two.critical_path == Approx(4));
   CHECK(two.idle[1] == Approx(1));
+}
+
+TEST_CASE("a layer whose weights exceed a core's cache waits for the layer before, not band by band") {
+  // root -> two bands of layer 1 -> one band of layer 2 each. Depth-first, band a of layer 2
+  // runs as soon as band a of layer 1 is done, between the two bands of layer 1.
+  std::vector<SimTask> layers = {task(0, 1, {1, 2}), task(1, 1, {3}), task(1, 1, {4}), task(2, 1), task(2, 1)};
+  const SimResult interleaved = run(layers, 1);
+  check_event(interleaved, 3, 0, 2, 3);
+  check_event(interleaved, 2, 0, 3, 4);
+  // Layer 2 defers: its ready bands go behind the work queued before them.
+  layers[3].defers_depth_first = layers[4].defers_depth_first = true;
+  const SimResult deferred = run(layers, 1);
+  check_event(deferred, 2, 0, 2, 3);
+  check_event(deferred, 3, 0, 3, 4);
+  check_event(deferred, 4, 0, 4, 5);
+  CHECK(deferred.latency == Approx(5));
 }
 
 TEST_CASE("fork-join, barrier: each node's tasks go to their home threads, one node at a time") {

@@ -169,10 +169,14 @@ int Executor::home_of(const Item& item) const {
   return tiles::policy::home_thread(item.task - node.first_task, node.task_count, static_cast<int>(workers_.size()));
 }
 
-void Executor::push_to(int id, const Item& item) {
+void Executor::push_to(int id, const Item& item, bool oldest) {
   {
     std::lock_guard<std::mutex> lock(workers_[id]->mutex);
-    workers_[id]->ready.push_back(item);
+    if (oldest) {
+      workers_[id]->ready.push_front(item);
+    } else {
+      workers_[id]->ready.push_back(item);
+    }
   }
   queued_.fetch_add(1);
 }
@@ -282,12 +286,16 @@ void Executor::execute(int id, Item item) {
           shuffle_pool_.push_back({job, child});
           shuffle_pool_empty_.store(false, std::memory_order_relaxed);
           queued_.fetch_add(1);
-        } else if (tiles::policy::place_ready_child(has_next) == tiles::policy::Placement::kContinue) {
-          next.task = child;
-          has_next = true;
-          continue;
         } else {
-          push_to(id, {job, child});
+          const bool defers = g.nodes[g.tasks[child].node].defers_depth_first;
+          switch (tiles::policy::place_ready_child(has_next, defers)) {
+            case tiles::policy::Placement::kContinue:
+              next.task = child;
+              has_next = true;
+              continue;
+            case tiles::policy::Placement::kOwnDeque: push_to(id, {job, child}); break;
+            case tiles::policy::Placement::kOwnDequeOldest: push_to(id, {job, child}, /*oldest=*/true); break;
+          }
         }
         wake();
       }

@@ -82,8 +82,8 @@ class Executor {
   void execute(int id, Item item);
   // The thread a task starts on when released in bulk (tiles::policy::home_thread).
   int home_of(const Item& item) const;
-  void push_to(int id, const Item& item);
-  void push_many(const std::vector<Item>& items);  // each to its home thread
+  void push_to(int id, const Item& item, bool oldest = false);  // to the newest end, or the oldest
+  void push_many(const std::vector<Item>& items);               // each to its home thread
   void wake();
   void release_node(Job* job, uint32_t node_index);  // barrier mode: all tasks of one node
 
