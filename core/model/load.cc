@@ -453,8 +453,8 @@ Result<ModelDesc> load_model(std::string_view json_text, WeightsFile weights) {
   TESSERA_ASSIGN_OR_RETURN(ModelDesc model, parse_model(json_text, weights.size()));
   auto shared = std::make_shared<const WeightsFile>(std::move(weights));
   for (Initializer& init : model.initializers) {
-    init.data = init.bytes() == 0 ? kNoBytes : shared->at(init.offset);
-    if (init.data != nullptr && shared->held_from(init.offset) < init.bytes()) init.data = nullptr;
+    const bool held = shared->held_from(init.offset) >= init.bytes();
+    init.data = init.bytes() == 0 ? kNoBytes : held ? shared->at(init.offset) : nullptr;
     if (init.data == nullptr) {
       return Status::error("initializer \"" + init.name + "\": its bytes were not loaded");
     }

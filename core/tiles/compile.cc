@@ -57,6 +57,14 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
   return kernel;
 }
 
+// With copy_weights_read_in_place, gives constant `t` a copy in the store when it lies in
+// the weights file and has none yet; whether it made one.
+bool copy_off_weights(const graph::Graph& g, int t, WeightCopies& copies, const CompileOptions& options) {
+  if (!options.copy_weights_read_in_place || !g.in_weights_file(t) || copies.count(t)) return false;
+  copies[t] = options.store->intern(g.tensors[t].constant, static_cast<size_t>(g.tensors[t].bytes()));
+  return true;
+}
+
 // Node `n` bound; with copy_weights_read_in_place, bound again to copies of the constants
 // its kernel reads in place from the weights file (its packed weights found in the store).
 Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g, int n, const MemoryPlan& memory,
@@ -67,10 +75,8 @@ Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g,
   const std::vector<int>& inputs = g.nodes[n].inputs;
   bool moved = false;
   for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
-    const int t = inputs[i];
-    if (t < 0 || !g.in_weights_file(t) || copies.count(t) || std::count(copied.begin(), copied.end(), i)) continue;
-    copies[t] = options.store->intern(g.tensors[t].constant, static_cast<size_t>(g.tensors[t].bytes()));
-    moved = true;
+    if (inputs[i] < 0 || std::count(copied.begin(), copied.end(), i)) continue;
+    moved = copy_off_weights(g, inputs[i], copies, options) || moved;
   }
   if (!moved) return kernel;
   return bind_node(g, n, memory, copies, options);
@@ -203,8 +209,7 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
   for (int output : g.outputs) {
     const graph::Tensor& t = g.tensors[output];
     if (t.is_constant()) {
-      if (options.copy_weights_read_in_place && g.in_weights_file(output) && !copies.count(output))
-        copies[output] = options.store->intern(t.constant, static_cast<size_t>(t.bytes()));
+      copy_off_weights(g, output, copies, options);
       out.outputs.push_back({t.name, t.shape, t.dtype, -1, binding_of(g, memory, copies, output).constant});
       release.read(output);
     } else {
