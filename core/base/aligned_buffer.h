@@ -23,14 +23,7 @@ class AlignedBuffer {
 
   AlignedBuffer() = default;
   // Returns an empty buffer (data() == nullptr) when the allocation fails; callers report it.
-  static AlignedBuffer allocate(size_t bytes) {
-    AlignedBuffer buffer;
-    if (bytes == 0) return buffer;
-    buffer.data_ = static_cast<std::byte*>(
-        std::aligned_alloc(kAlignment, static_cast<size_t>(padded(static_cast<int64_t>(bytes)))));
-    if (buffer.data_ != nullptr) buffer.size_ = bytes;
-    return buffer;
-  }
+  static AlignedBuffer allocate(size_t bytes);
   // The first `bytes` bytes of the open file `fd`, mapped read-only; an empty buffer when the
   // file cannot be mapped (or in WebAssembly), for callers to read it instead.
   static AlignedBuffer map_file(int fd, size_t bytes);
