@@ -39,7 +39,34 @@ constexpr const char* kHelp =
     "(medians of --runs rounds, default 10).\n"
     "With --peak: the FP32 FMA peak of one core and of N threads at once, and the GEMM\n"
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
+    "Plans: --planner default,search compiles one model per planner; --plan FILE (repeatable) one per\n"
+    "saved plan instead, labelled by its file name: plans compared side by side, each against the first.\n"
     "Model options: --isa, --tile-flops, --no-reuse, --planner, --plan, --profile (see tessera run --help).\n";
+
+// What tiles one compiled model: a planner, or a saved plan (its text, labelled by its file).
+struct PlanSource {
+  std::string label;
+  std::string planner;
+  std::string plan;
+  // A searched plan is made for one scheduler; the others serve them all.
+  bool per_scheduler() const { return plan.empty() && planner != "default"; }
+};
+
+Result<std::vector<PlanSource>> plan_sources(const Args& args) {
+  std::vector<PlanSource> sources;
+  if (!args.has("plan")) {
+    for (const std::string& planner : split_list(args.get("planner", "default")))
+      sources.push_back({planner, planner, ""});
+    return sources;
+  }
+  if (args.has("planner"))
+    return Status::error("--planner and --plan exclude each other: a saved plan is its own tiling");
+  for (const std::string& file : args.all("plan")) {
+    TESSERA_ASSIGN_OR_RETURN(std::string text, read_text_file(file, "plan"));
+    sources.push_back({file.substr(file.find_last_of('/') + 1), "default", std::move(text)});
+  }
+  return sources;
+}
 
 struct Config : TimedRun {
   int threads;
@@ -114,7 +141,8 @@ int bench_command(int argc, char** argv) {
     if (!parse_scheduler(s, &scheduler)) return fail("bench", "unknown scheduler \"" + s + "\"");
     schedulers.push_back(scheduler);
   }
-  const std::vector<std::string> planners = split_list(args->get("planner", "default"));
+  auto sources = plan_sources(*args);
+  if (!sources.ok()) return fail("bench", sources.status().message());
 
   // One pool per thread count; one compiled model per thread count and planner (per
   // scheduler too when searched: the search plans for one); one session per configuration.
@@ -124,14 +152,15 @@ int bench_command(int argc, char** argv) {
   InputDims dims;
   for (int threads : thread_counts) {
     auto pool = Executor::create(threads);
-    for (const std::string& planner : planners) {
+    for (const PlanSource& source : *sources) {
       std::shared_ptr<const Model> model;
       std::shared_ptr<const ModelInfo> info;
       for (Scheduler scheduler : schedulers) {
-        if (!model || planner != "default") {
+        if (!model || source.per_scheduler()) {
           auto options = compile_options(*args, threads);
           if (!options.ok()) return fail("bench", options.status().message());
-          options->planner = planner;
+          options->planner = source.planner;
+          options->plan = source.plan;
           options->plan_scheduler = scheduler == Scheduler::kBarrier ? scheduler : Scheduler::kDynamic;
           auto loaded = Model::load_file(*path, *options);
           if (!loaded.ok()) return fail("bench", loaded.status().message());
@@ -151,7 +180,7 @@ int bench_command(int argc, char** argv) {
             inputs = *made;
           }
         }
-        configs.push_back({{}, threads, scheduler, planner, std::make_shared<Session>(model, pool), info});
+        configs.push_back({{}, threads, scheduler, source.label, std::make_shared<Session>(model, pool), info});
       }
     }
   }
@@ -174,8 +203,10 @@ int bench_command(int argc, char** argv) {
   const double lookup_ms = cached_lookup_ms(*models[0], dims);
   std::printf("specialisation for these input dims: compiled in %.1f ms; cached, it costs at most %.4f ms per run\n",
               info.compile_ms, lookup_ms);
-  std::printf("%-8s %-9s %-8s %10s %10s %9s %8s %7s %11s\n", "threads", "scheduler", "planner", "median ms", "min ms",
-              "GFLOP/s", "% peak", "tiles", "arena");
+  int label_width = 8;  // the planner column fits the longest label (a plan's file name)
+  for (const PlanSource& source : *sources) label_width = std::max(label_width, static_cast<int>(source.label.size()));
+  std::printf("%-8s %-9s %-*s %10s %10s %9s %8s %7s %11s\n", "threads", "scheduler", label_width, "planner",
+              "median ms", "min ms", "GFLOP/s", "% peak", "tiles", "arena");
   nlohmann::json rows = nlohmann::json::array();
   for (const Config& c : configs) {
     const double med = median(c.ms);
@@ -186,9 +217,9 @@ int bench_command(int argc, char** argv) {
     const double threads_peak =
         std::min(peak.one_core_gflops * c.threads, c.threads >= peak.threads ? peak.all_threads_gflops : 1e300);
     const double percent = with_peak ? 100.0 * gflops / threads_peak : 0.0;
-    std::printf("%-8d %-9s %-8s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler),
-                c.info->planner.c_str(), med, best, gflops, percent, static_cast<unsigned long long>(c.info->tiles),
-                format_bytes(c.info->arena_bytes).c_str());
+    std::printf("%-8d %-9s %-*s %10.3f %10.3f %9.1f %7.1f%% %7llu %11s\n", c.threads, scheduler_name(c.scheduler),
+                label_width, c.planner.c_str(), med, best, gflops, percent,
+                static_cast<unsigned long long>(c.info->tiles), format_bytes(c.info->arena_bytes).c_str());
     rows.push_back({{"threads", c.threads},
                     {"scheduler", scheduler_name(c.scheduler)},
                     {"planner", c.planner},
@@ -209,9 +240,9 @@ int bench_command(int argc, char** argv) {
         std::printf("%d thread%s, planner %s: dynamic is %.2fx the speed of barrier (median)\n", a.threads, s,
                     a.planner.c_str(), median(b.ms) / median(a.ms));
       }
-      if (a.scheduler == b.scheduler && a.planner == "search" && b.planner == "default") {
-        std::printf("%d thread%s, %s scheduler: search is %.2fx the speed of default (median)\n", a.threads, s,
-                    scheduler_name(a.scheduler), median(b.ms) / median(a.ms));
+      if (a.scheduler == b.scheduler && a.planner != b.planner && b.planner == sources->front().label) {
+        std::printf("%d thread%s, %s scheduler: %s is %.2fx the speed of %s (median)\n", a.threads, s,
+                    scheduler_name(a.scheduler), a.planner.c_str(), median(b.ms) / median(a.ms), b.planner.c_str());
       }
     }
   }

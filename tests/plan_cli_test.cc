@@ -191,6 +191,27 @@ TEST_CASE("tessera bench --planner default,search runs both plans and finds the 
   CHECK(planners == std::set<std::string>{"default", "search"});
 }
 
+TEST_CASE("tessera bench --plan A --plan B runs saved plans side by side, each labelled by its file") {
+  const std::string searched = planned("tiny_cnn").plan, plain = in_work_dir("tiny_cnn.default.plan.json");
+  const Outcome saved = run_cli("plan " + tiny_cnn() + " --planner default -o " + plain);
+  INFO(saved.err);
+  REQUIRE(saved.exit_code == 0);
+  const std::string report = in_work_dir("bench_plans.json");
+  const Outcome o = run_cli("bench " + tiny_cnn() + " --plan " + plain + " --plan " + searched +
+                            " --threads 1 --runs 2 --warmup 0.01 --no-peak --json " + report);
+  INFO(o.err);
+  REQUIRE(o.exit_code == 0);
+  CHECK(o.out.find("1 thread, dynamic scheduler: tiny_cnn.plan.json is ") != std::string::npos);
+  CHECK(o.out.find("the speed of tiny_cnn.default.plan.json (median)") != std::string::npos);
+  const json doc = read_json(report);
+  CHECK(doc["identical_outputs"] == true);
+  const json& configurations = doc["configurations"];
+  REQUIRE(configurations.size() == 2);
+  CHECK(configurations[0]["planner"] == "tiny_cnn.default.plan.json");
+  CHECK(configurations[1]["planner"] == "tiny_cnn.plan.json");
+  for (const json& c : configurations) CHECK(c["plan"] == "file");  // tiled by the saved plan
+}
+
 TEST_CASE("plans and planners the model cannot use are refused with the reason") {
   const json plan = read_json(planned("tiny_cnn").plan);
   json renamed = plan;
@@ -211,6 +232,8 @@ TEST_CASE("plans and planners the model cannot use are refused with the reason")
       {"run " + tiny_cnn() + " --planner nope", "tessera run: error: unknown planner \"nope\" (default, search)"},
       {"bench " + tiny_cnn() + " --planner default,nope --runs 1 --no-peak",
        "tessera bench: error: unknown planner \"nope\""},
+      {"bench " + tiny_cnn() + " --planner search --plan " + planned("tiny_cnn").plan + " --runs 1 --no-peak",
+       "tessera bench: error: --planner and --plan exclude each other"},
       {"plan " + tiny_cnn() + " --scheduler shuffle", "tessera plan: error: --scheduler takes dynamic or barrier"},
   };
   for (const auto& [arguments, message] : cases) {
