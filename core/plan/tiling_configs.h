@@ -1,6 +1,7 @@
 // The tile grids a node may take (after OptCNN's per-layer configurations): one tile, one
 // splittable dimension cut into parts, or two of them crossed. Which dimensions may be cut,
 // and at what granularity, comes from the op's tiling hints; how far, from the thread count.
+// Memory-bound ops cut an inner dimension only where the outer ones cannot give the tiles.
 #pragma once
 
 #include <vector>

@@ -82,6 +82,15 @@ graph::Graph gemm_stack(bool distinct) {
   return graph_of(b.build({head(64, 2.0f), head(512, 3.0f)}));
 }
 
+// Two convolutions of an h x w image concatenated: a copy over NHWC pixels.
+graph::Graph concatenated_convs(int64_t h, int64_t w) {
+  ModelBuilder b(13);
+  const std::string x = b.input({1, 16, h, w});
+  const std::string a = b.node("Conv", {x, b.weight({32, 16, 1, 1})}, conv_attributes(1));
+  const std::string c = b.node("Conv", {x, b.weight({32, 16, 1, 1})}, conv_attributes(1));
+  return graph_of(b.build({b.node("Concat", {a, c}, {{"axis", 1}})}));
+}
+
 std::vector<graph::Graph> graphs() {
   std::vector<graph::Graph> out;
   out.push_back(residual_cnn());
@@ -134,6 +143,32 @@ TEST_CASE("a node's configurations are distinct legal tilings, the one-tile grid
     }
   }
   CHECK(crossed > 0);
+}
+
+TEST_CASE("a memory-bound op cuts an inner dimension only where the outer ones cannot give the tiles") {
+  // Rows and columns of the concatenation's tiles, per configuration (NHWC: a column cut
+  // shortens every contiguous run of the tile).
+  const auto grids = [](int64_t h, int64_t w) {
+    const graph::Graph g = concatenated_convs(h, w);
+    std::vector<std::pair<size_t, size_t>> out;
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+      if (g.nodes[n].op != "Concat") continue;
+      for (const tiles::NodeTiling& t : node_configurations(g, static_cast<int>(n), {.threads = 2})) {
+        out.emplace_back(t.cuts[2].size() - 1, t.cuts[3].size() - 1);
+      }
+    }
+    REQUIRE(out.size() > 1);
+    return out;
+  };
+  // 64 rows give every tile count up to the most tiles: rows only.
+  for (const auto& [rows, columns] : grids(64, 64)) CHECK(columns == 1);
+  // 2 rows give two tiles at most: four or more cut the columns.
+  size_t column_cuts = 0;
+  for (const auto& [rows, columns] : grids(2, 256)) {
+    column_cuts += columns > 1;
+    if (columns > 1) CHECK(rows * columns > 2);
+  }
+  CHECK(column_cuts > 0);
 }
 
 TEST_CASE("the cost model chooses each 3x3 convolution's algorithm: Winograd unless its transforms cost more") {
