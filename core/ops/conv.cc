@@ -84,22 +84,23 @@ namespace {
 constexpr int64_t kWinogradBlock = 64;  // the narrowest channel block of a Winograd layer
 
 // Winograd's work on `out`: the convolution's flops, done as one GEMM per transform point
-// over the region's 4x4-output tiles, and the transforms, priced as passes over the outputs
-// (the input transform runs again for every channel block).
+// over the region's 4x4-output tiles, and the transforms of its tiles (the input transform
+// runs again for every channel block).
 OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
   const int64_t cin = s.inputs[0][1], columns = out.extent(1);
   constexpr int64_t kSide = kernels::kWinogradOutput;
   const int64_t tiles =
       out.extent(0) * (ceil_div(out.end[2], kSide) - out.begin[2] / kSide) * ceil_div(out.extent(3), kSide);
-  const int64_t transform_passes = ceil_div(kernels::kWinogradPoints * (cin + columns), 16 * columns);
   const int64_t weights = (kernels::kWinogradPoints - a.kernel_h * a.kernel_w) * cin * columns;
-  return {flops,
-          bytes + 4.0 * static_cast<double>(weights),
-          WorkKind::kGemm,
-          {tiles, columns, cin, 1, kernels::kWinogradPoints, s.output[1],
-           static_cast<int64_t>(sizeof(float) * kernels::winograd_row_floats(static_cast<size_t>(cin)))},
-          a.epilogue.activation,
-          a.epilogue.affine_passes() + static_cast<int>(transform_passes)};
+  return {.flops = flops,
+          .bytes = bytes + 4.0 * static_cast<double>(weights),
+          .kind = WorkKind::kGemm,
+          .gemm = {tiles, columns, cin, 1, kernels::kWinogradPoints, s.output[1],
+                   static_cast<int64_t>(sizeof(float) * kernels::winograd_row_floats(static_cast<size_t>(cin))),
+                   /*interleaved=*/true},
+          .unary = a.epilogue.activation,
+          .affine_passes = a.epilogue.affine_passes(),
+          .transforms = {tiles * cin, tiles * columns}};
 }
 
 }  // namespace

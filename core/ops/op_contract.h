@@ -67,7 +67,9 @@ enum class WorkKind : uint8_t {
 // `count` says how many GEMMs of this shape run where the flops do not (Winograd's 36 do
 // the work of fewer multiplies than its flops count). `panel_columns` (the whole GEMM's
 // columns) and `row_bytes` (between two of A's rows) choose the micro-kernel the op binds
-// (kernels::gemm_kernel_for); 0 columns: the best kernel.
+// (kernels::gemm_kernel_for); 0 columns: the best kernel. `interleaved`: the `count` GEMMs
+// run together one block of rows at a time (Winograd's points), each block reading the
+// weights of all of them.
 struct GemmShape {
   int64_t rows = 0;
   int64_t columns = 0;
@@ -76,6 +78,7 @@ struct GemmShape {
   int64_t count = 0;  // 0: as many as the flops make
   int64_t panel_columns = 0;
   int64_t row_bytes = 0;
+  bool interleaved = false;
   bool operator==(const GemmShape&) const = default;
 };
 
@@ -86,6 +89,14 @@ struct DepthwiseShape {
   int64_t channels = 0;  // 0: not described; the FLOPs stand for the work
   int64_t taps = 0;
   bool operator==(const DepthwiseShape&) const = default;
+};
+
+// What a Winograd tile transforms besides its points' GEMMs, in tiles x channels: its input
+// channels through the input transform, its output channels through the output one.
+struct TransformShape {
+  int64_t input = 0;
+  int64_t output = 0;
+  bool operator==(const TransformShape&) const = default;
 };
 
 // Work of one output region: what the cost model and tile sizing weigh.
@@ -100,6 +111,7 @@ struct OpCost {
   // NHWC channels); 0: longer than the pair of cache lines a fetch brings.
   int64_t input_run_bytes = 0;
   DepthwiseShape depthwise = {};
+  TransformShape transforms = {};
   bool operator==(const OpCost&) const = default;
 };
 

@@ -220,7 +220,10 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
           2.0 * rows * round_up(static_cast<double>(g.columns), block.nr) * static_cast<double>(g.depth) * count;
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
                                       static_cast<double>(g.depth));
-      return padded / (rate * 1e9);
+      const ops::TransformShape& t = c.transforms;
+      const double transforms =
+          static_cast<double>(t.input) * p.winograd_input_ns + static_cast<double>(t.output) * p.winograd_output_ns;
+      return padded / (rate * 1e9) + transforms * 1e-9;
     }
   }
   return 0;
@@ -229,10 +232,11 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
 double TilePricer::restream_bytes(const ops::OpCost& c) const {
   const ops::GemmShape& g = c.gemm;
   if (c.kind != ops::WorkKind::kGemm || restream_rate_.alone <= 0) return 0;
-  const double panels = panel_bytes(g);
+  const double count = gemm_count(c);
+  const double panels = panel_bytes(g) * (g.interleaved ? count : 1);  // what one block of rows reads
   if (panels <= (own_cache_ != nullptr ? static_cast<double>(own_cache_->bytes) : 0)) return 0;
   const double passes = std::ceil(static_cast<double>(g.rows) / blocks_.of(g).mr) - 1;
-  return gemm_count(c) * passes * panels;
+  return (g.interleaved ? 1 : count) * passes * panels;
 }
 
 double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const {

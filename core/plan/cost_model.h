@@ -131,7 +131,7 @@ class TilePricer {
   double compute_seconds(const ops::OpCost& cost, double elements) const;
   // The GEMM micro-kernel streams a tile's packed weights (depth x columns) once per block of
   // rows: when they overflow the core's private caches, every pass after the first reads them
-  // from the shared level again (these bytes).
+  // from the shared level again (these bytes). Interleaved GEMMs stream all theirs per block.
   double restream_bytes(const ops::OpCost& cost) const;
   Rate rate(const MemoryLevel& level, Traffic traffic) const;
 

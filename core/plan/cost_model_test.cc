@@ -50,6 +50,8 @@ Profile hand_profile() {
   p.normalize_ns = 1.25;
   p.pool_tap_ns = 0.125;
   p.permute_ns = 0.0625;
+  p.winograd_input_ns = 2.5;
+  p.winograd_output_ns = 3.5;
   p.memory = {{"L1", 32 << 10, 100, 60, 100},
               {"L2", 1 << 20, 50, 40, 50},
               {"L3", 16 << 20, 30, 20, 30},
@@ -177,6 +179,8 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.depthwise_output_ns == 0.375);
   CHECK(p.unary_ns == given.unary_ns);
   CHECK(p.permute_ns == 0.0625);
+  CHECK(p.winograd_input_ns == 2.5);
+  CHECK(p.winograd_output_ns == 3.5);
   REQUIRE(p.memory.size() == 4);
   CHECK(p.memory[2].name == "L3");
   CHECK(p.memory[2].bytes == 16 << 20);
@@ -201,9 +205,11 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
 }
 
 TEST_CASE(
-    "a profile made before transfers, cross-core reads and overwrites, remote inputs, the depthwise cost per output "
-    "and the short GEMM blocks were measured still reads, with none") {
+    "a profile made before transfers, cross-core reads and overwrites, remote inputs, the depthwise cost per output, "
+    "the short GEMM blocks and the Winograd transforms were measured still reads, with none") {
   json doc = profile_doc();
+  doc.erase("winograd_input_ns");
+  doc.erase("winograd_output_ns");
   doc.erase("transfer");
   doc.erase("depthwise_output_ns");
   doc.erase("cross_core_gbps");
@@ -219,6 +225,9 @@ TEST_CASE(
   CHECK(read->shared_overwrite_gbps == 0);
   CHECK(read->executor.remote_input == 0);
   CHECK(read->depthwise_output_ns == 0);
+  // The transforms as the elementwise passes those profiles priced them with: 36 points.
+  CHECK(read->winograd_input_ns == Approx(36 * 0.25));
+  CHECK(read->winograd_output_ns == Approx(36 * 0.25));
   doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
   const Result<Profile> bad = profile_from_json(doc.dump());
   REQUIRE_FALSE(bad.ok());
@@ -645,6 +654,26 @@ TEST_CASE("a GEMM's row blocks read its weight panels again, from the level hold
   const TilePricer::Node twice = pricer.node(1000, 256e3, 2, 512e3);
   CHECK(once.weight_seconds == Approx(256e3 / 15e9 / 2));
   CHECK(twice.weight_seconds == Approx((256e3 / 15e9 + 256e3 / 50e9) / 2));
+}
+
+TEST_CASE("a Winograd tile: its points' GEMMs, its transforms per tile and channel, all points' panels per row block") {
+  Profile p = flat_profile(50);  // mr 8, nr 16; L2 of 1 MiB, L3 at 30 GB/s
+  // 20 tiles of 32 input channels into 16 output channels: 36 GEMMs of 20 (8 + 8 + 4) x 16 x 32.
+  ops::OpCost c = gemm_cost(20, 16, 32, 36);
+  c.gemm.count = 36;
+  c.gemm.interleaved = true;
+  c.transforms = {20 * 32, 20 * 16};
+  const double gemms = 36 * 2.0 * 20 * 16 * 32 / 50e9;
+  const double transforms = (20 * 32 * 2.5 + 20 * 16 * 3.5) * 1e-9;
+  CHECK(predict_task_seconds(hand_graph({{0, c}}), p, 1)[0] == Approx(gemms + transforms));
+  // 256 input channels into 64 outputs: each point's panels are 64 KiB, all 36 of them 2.3 MiB,
+  // more than the L2 holds: every row block after the first reads them from L3 again.
+  ops::OpCost wide = gemm_cost(20, 64, 256, 36);
+  wide.gemm.count = 36;
+  const double alone = predict_task_seconds(hand_graph({{0, wide}}), p, 1)[0];
+  wide.gemm.interleaved = true;
+  const double panels = 36 * 4.0 * 256 * 64;
+  CHECK(predict_task_seconds(hand_graph({{0, wide}}), p, 1)[0] == Approx(alone + 2 * panels / 30e9));
 }
 
 TEST_CASE("a tile's weight panels are paid once, with the node's weight reads, not again with its bytes") {

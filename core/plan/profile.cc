@@ -158,6 +158,8 @@ std::string profile_to_json(const Profile& p) {
       {"softmax_ns", p.softmax_ns},
       {"normalize_ns", p.normalize_ns},
       {"pool_tap_ns", p.pool_tap_ns},
+      {"winograd_input_ns", p.winograd_input_ns},
+      {"winograd_output_ns", p.winograd_output_ns},
       {"permute_ns", p.permute_ns},
       {"memory", memory},
       {"cross_core_gbps", p.cross_core_gbps},
@@ -202,6 +204,12 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.normalize_ns = r.number("normalize_ns");
   p.pool_tap_ns = r.number("pool_tap_ns");
   p.permute_ns = r.number("permute_ns");
+  // Profiles made before the transforms were measured priced them as elementwise passes:
+  // 36 points per tile and channel.
+  p.winograd_input_ns =
+      doc.contains("winograd_input_ns") ? r.number("winograd_input_ns", false) : 36 * p.elementwise_ns;
+  p.winograd_output_ns =
+      doc.contains("winograd_output_ns") ? r.number("winograd_output_ns", false) : 36 * p.elementwise_ns;
   if (doc.contains("cross_core_gbps"))  // absent from profiles made before it was measured
     p.cross_core_gbps = r.number("cross_core_gbps", false);
   if (doc.contains("shared_overwrite_gbps"))  // likewise
@@ -291,6 +299,7 @@ Profile uncalibrated_profile(const std::string& isa, const std::string& build) {
   p.normalize_ns = 1;
   p.pool_tap_ns = 0.1;
   p.permute_ns = 0.1;
+  p.winograd_input_ns = p.winograd_output_ns = 36 * p.elementwise_ns;  // a pass per point
   p.memory = {{"L1", 32 << 10, 100, 60, 100},
               {"L2", 1 << 20, 50, 30, 50},
               {"L3", 16 << 20, 30, 20, 60},

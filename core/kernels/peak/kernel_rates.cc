@@ -1,10 +1,12 @@
-// Per-element rates of the elementwise, row and pool kernels, for the cost model.
+// Per-element rates of the elementwise, row, pool and Winograd transform kernels, for the cost
+// model.
 #include <random>
 
 #include "core/kernels/peak/peak.h"
 #include "core/kernels/peak/timing.h"
 #include "core/kernels/pool/pool.h"
 #include "core/kernels/rows/rows.h"
+#include "core/kernels/winograd/winograd.h"
 
 namespace tessera::kernels {
 
@@ -87,6 +89,48 @@ double measure_pool_tap_ns(Isa isa, double seconds) {
   const double t =
       median_seconds_of(seconds, [&] { k.max_pool(g, x.as<float>(), y.as<float>(), 0, g.out_h, 0, g.channels); });
   return t / static_cast<double>(g.out_h * g.out_w * g.channels * 9) * 1e9;
+}
+
+WinogradTransformRates measure_winograd_transforms(Isa isa, double seconds) {
+  if (!isa_supported(isa)) return {};
+  const WinogradKernels& k = best_winograd_kernels(isa);
+  const GemmKernel& gemm = best_gemm_kernel(isa);
+  // One row block of tiles (the GEMM's rows) along a 6-pixel-high strip of the image.
+  const size_t channels = 64, tiles = gemm.mr, width = tiles * kWinogradOutput + 2;
+  const size_t v_row = winograd_row_floats(channels), panel = gemm.nr;
+  std::mt19937 rng(1);
+  AlignedBuffer image = random_buffer(kWinogradInput * width * channels, rng);
+  AlignedBuffer v = AlignedBuffer::allocate(kWinogradPoints * tiles * v_row * sizeof(float));
+  AlignedBuffer m = random_buffer(kWinogradPoints * tiles * panel, rng);
+  AlignedBuffer bias = random_buffer(panel, rng);
+  AlignedBuffer y = AlignedBuffer::allocate(kWinogradOutput * width * panel * sizeof(float));
+  if (image.data() == nullptr || v.data() == nullptr || m.data() == nullptr || bias.data() == nullptr ||
+      y.data() == nullptr) {
+    return {};
+  }
+  std::vector<const float*> pixels(tiles * kWinogradPoints);
+  for (size_t t = 0; t < tiles; ++t) {
+    for (int i = 0; i < kWinogradInput; ++i) {
+      for (int j = 0; j < kWinogradInput; ++j) {
+        pixels[t * kWinogradPoints + i * kWinogradInput + j] =
+            image.as<float>() + (i * width + t * kWinogradOutput + j) * channels;
+      }
+    }
+  }
+  const double input = median_seconds_of(seconds / 2, [&] {
+    for (size_t t = 0; t < tiles; ++t)
+      k.input(channels, &pixels[t * kWinogradPoints], v.as<float>() + t * v_row, tiles * v_row);
+  });
+  const MinMax clamp{0.0f, 6.0f};
+  const double output = median_seconds_of(seconds / 2, [&] {
+    for (size_t t = 0; t < tiles; ++t) {
+      k.output(panel, m.as<float>() + t * panel, tiles * panel, bias.as<float>(),
+               y.as<float>() + t * kWinogradOutput * panel, width * panel, panel, nullptr, 0, kWinogradOutput,
+               kWinogradOutput, clamp);
+    }
+  });
+  const auto per_channel = [&](double t, size_t c) { return t / static_cast<double>(tiles * c) * 1e9; };
+  return {per_channel(input, channels), per_channel(output, panel)};
 }
 
 }  // namespace tessera::kernels

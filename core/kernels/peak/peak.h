@@ -1,6 +1,6 @@
 // Microbenchmarks that calibrate the cost model: the FMA peak of one core per ISA and the
-// rates the GEMM, depthwise, elementwise, row and pool kernels reach on given shapes. Single-threaded; each call
-// allocates its own buffers and is safe to call from any one thread at a time.
+// rates the GEMM, depthwise, elementwise, row, pool and Winograd kernels reach on given shapes. Single-threaded; each
+// call allocates its own buffers and is safe to call from any one thread at a time.
 #pragma once
 
 #include <cstddef>
@@ -40,5 +40,15 @@ double measure_softmax_ns(Isa isa, size_t row, double seconds);  // rows of `row
 double measure_layer_norm_ns(Isa isa, size_t row, double seconds);
 // Nanoseconds per window tap of a 3x3 stride-2 MaxPool.
 double measure_pool_tap_ns(Isa isa, double seconds);
+
+// Nanoseconds per tile and channel of the Winograd F(4x4, 3x3) transforms up to `isa`, as a
+// convolution runs them: the input transform of a row block of tiles over 64 channels of an
+// NHWC image, the output transform of one GEMM panel's channels (with bias and clamp). Data
+// in L1 and L2; zeros when `isa` is not supported here.
+struct WinogradTransformRates {
+  double input_ns = 0;
+  double output_ns = 0;
+};
+WinogradTransformRates measure_winograd_transforms(Isa isa, double seconds);
 
 }  // namespace tessera::kernels
