@@ -13,8 +13,8 @@
 namespace tessera {
 
 // Blocks of at least 2 MiB start on a 2 MiB boundary and ask for transparent huge pages: a
-// model's arena and packed weights then take a few TLB entries instead of thousands (det's
-// W-split tiles and ResNet-50 ran 2-4 % faster on one thread; docs/benchmarks.md). The tail
+// model's arena and packed weights then take a few TLB entries instead of thousands (PP-OCRv4
+// det, ResNet-50 and BERT-base ran 2-5 % faster on one thread; docs/benchmarks.md). The tail
 // past the last whole huge page keeps small pages, so nothing is rounded up.
 AlignedBuffer AlignedBuffer::allocate(size_t bytes) {
   AlignedBuffer buffer;
