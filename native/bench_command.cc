@@ -61,9 +61,14 @@ Result<std::vector<PlanSource>> plan_sources(const Args& args) {
   }
   if (args.has("planner"))
     return Status::error("--planner and --plan exclude each other: a saved plan is its own tiling");
-  for (const std::string& file : args.all("plan")) {
+  const std::vector<std::string>& files = args.all("plan");
+  const auto base_name = [](const std::string& file) { return file.substr(file.find_last_of('/') + 1); };
+  for (const std::string& file : files) {
     TESSERA_ASSIGN_OR_RETURN(std::string text, read_text_file(file, "plan"));
-    sources.push_back({file.substr(file.find_last_of('/') + 1), "default", std::move(text)});
+    // Labelled by file name, or by path where two plans share one.
+    const bool shared = std::count_if(files.begin(), files.end(),
+                                      [&](const std::string& f) { return base_name(f) == base_name(file); }) > 1;
+    sources.push_back({shared ? file : base_name(file), "default", std::move(text)});
   }
   return sources;
 }
