@@ -1,6 +1,7 @@
 // Microbenchmarks that calibrate the cost model: the FMA peak of one core per ISA and the
-// rates the GEMM, depthwise, elementwise, row, pool and Winograd kernels reach on given shapes. Single-threaded; each
-// call allocates its own buffers and is safe to call from any one thread at a time.
+// rates the GEMM, depthwise, elementwise, row, pool and Winograd kernels reach on given
+// shapes. Single-threaded; each call allocates its own buffers and is safe to call from any
+// one thread at a time.
 #pragma once
 
 #include <cstddef>
