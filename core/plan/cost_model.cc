@@ -9,6 +9,7 @@
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
 #include "core/ops/unary.h"
+#include "core/tiles/schedule_policy.h"
 
 namespace tessera::plan {
 
@@ -368,7 +369,7 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     out.seconds = seconds[t];
     out.children.assign(graph.children.begin() + task.children_begin, graph.children.begin() + task.children_end);
     const tiles::CompiledNode& node = graph.nodes[task.node];
-    out.defers_depth_first = node.defers_depth_first;
+    out.defers_depth_first = tiles::policy::defers_depth_first(node.weight_bytes);
     const auto elements = static_cast<double>(task.region.element_count());
     out.output_bytes = elements * 4;
     out.bytes = task.cost.bytes;

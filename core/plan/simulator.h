@@ -43,7 +43,7 @@ struct SimTask {
   // Writing its output lines that no task wrote before in this run: they were last touched a
   // run ago, and come from wherever that left them.
   double stale_write_seconds = 0;
-  bool defers_depth_first = false;  // its node's (tiles::policy::defers_depth_first)
+  bool defers_depth_first = false;  // tiles::policy::defers_depth_first of its node's weights
 };
 
 struct SimCosts {

@@ -287,7 +287,7 @@ void Executor::execute(int id, Item item) {
           shuffle_pool_empty_.store(false, std::memory_order_relaxed);
           queued_.fetch_add(1);
         } else {
-          const bool defers = g.nodes[g.tasks[child].node].defers_depth_first;
+          const bool defers = tiles::policy::defers_depth_first(g.nodes[g.tasks[child].node].weight_bytes);
           switch (tiles::policy::place_ready_child(has_next, defers)) {
             case tiles::policy::Placement::kContinue:
               next.task = child;

@@ -10,7 +10,6 @@
 #include "core/tiles/data_reach.h"
 #include "core/tiles/edges.h"
 #include "core/tiles/memory_plan.h"
-#include "core/tiles/schedule_policy.h"
 
 namespace tessera::tiles {
 
@@ -158,7 +157,6 @@ Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const C
       if (counted_constants.insert(input).second) out.weight_bytes += g.tensors[input].bytes();
     }
     c.reach_bytes = reach[n];
-    c.defers_depth_first = policy::defers_depth_first(c.weight_bytes);
     c.shape = g.tensors[node.output].shape;
     c.layout = g.tensors[node.output].layout;
     c.output_offset = memory.storages[memory.storage_index[node.output]].offset;

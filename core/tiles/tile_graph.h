@@ -47,10 +47,9 @@ struct CompiledNode {
   uint32_t task_count = 0;
   std::vector<int64_t> grid;  // tiles per output dimension
   double flops = 0;
-  uint64_t in_edges = 0;            // edges into this node's tasks (data + reuse)
-  int64_t weight_bytes = 0;         // constants it reads (weights, as given), each once
-  int64_t reach_bytes = 0;          // what the caches must hold for it to find its inputs (data_reach.h)
-  bool defers_depth_first = false;  // policy::defers_depth_first of its weight bytes
+  uint64_t in_edges = 0;     // edges into this node's tasks (data + reuse)
+  int64_t weight_bytes = 0;  // constants it reads (weights, as given), each once
+  int64_t reach_bytes = 0;   // what the caches must hold for it to find its inputs (data_reach.h)
 };
 
 // A graph input or output: where its row-major bytes sit in the arena, or for an output
