@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/kernels/winograd/winograd.h"
+
 namespace tessera::plan {
 
 namespace {
@@ -12,6 +14,10 @@ namespace {
 using json = nlohmann::json;
 
 constexpr const char* kFormat = "tessera-profile";
+
+// A Winograd transform priced as elementwise passes, one per point, per tile and channel: what
+// profiles without measured transforms, and the uncalibrated guesses, charge.
+double transform_ns_as_passes(double elementwise_ns) { return kernels::kWinogradPoints * elementwise_ns; }
 
 // Reads the fields of one JSON object, remembering the first one that is missing or of
 // the wrong type: callers read everything, then ask for the status once.
@@ -204,12 +210,10 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.normalize_ns = r.number("normalize_ns");
   p.pool_tap_ns = r.number("pool_tap_ns");
   p.permute_ns = r.number("permute_ns");
-  // Profiles made before the transforms were measured priced them as elementwise passes:
-  // 36 points per tile and channel.
-  p.winograd_input_ns =
-      doc.contains("winograd_input_ns") ? r.number("winograd_input_ns", false) : 36 * p.elementwise_ns;
-  p.winograd_output_ns =
-      doc.contains("winograd_output_ns") ? r.number("winograd_output_ns", false) : 36 * p.elementwise_ns;
+  // Absent from profiles made before the transforms were measured.
+  const double as_passes = transform_ns_as_passes(p.elementwise_ns);
+  p.winograd_input_ns = doc.contains("winograd_input_ns") ? r.number("winograd_input_ns", false) : as_passes;
+  p.winograd_output_ns = doc.contains("winograd_output_ns") ? r.number("winograd_output_ns", false) : as_passes;
   if (doc.contains("cross_core_gbps"))  // absent from profiles made before it was measured
     p.cross_core_gbps = r.number("cross_core_gbps", false);
   if (doc.contains("shared_overwrite_gbps"))  // likewise
@@ -299,7 +303,7 @@ Profile uncalibrated_profile(const std::string& isa, const std::string& build) {
   p.normalize_ns = 1;
   p.pool_tap_ns = 0.1;
   p.permute_ns = 0.1;
-  p.winograd_input_ns = p.winograd_output_ns = 36 * p.elementwise_ns;  // a pass per point
+  p.winograd_input_ns = p.winograd_output_ns = transform_ns_as_passes(p.elementwise_ns);
   p.memory = {{"L1", 32 << 10, 100, 60, 100},
               {"L2", 1 << 20, 50, 30, 50},
               {"L3", 16 << 20, 30, 20, 60},
