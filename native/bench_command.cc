@@ -148,6 +148,8 @@ int bench_command(int argc, char** argv) {
   }
   auto sources = plan_sources(*args);
   if (!sources.ok()) return fail("bench", sources.status().message());
+  Args model_args = *args;  // the saved plans are read once, above: each source sets its own
+  model_args.options.erase("plan");
 
   // One pool per thread count; one compiled model per thread count and planner (per
   // scheduler too when searched: the search plans for one); one session per configuration.
@@ -162,7 +164,7 @@ int bench_command(int argc, char** argv) {
       std::shared_ptr<const ModelInfo> info;
       for (Scheduler scheduler : schedulers) {
         if (!model || source.per_scheduler()) {
-          auto options = compile_options(*args, threads);
+          auto options = compile_options(model_args, threads);
           if (!options.ok()) return fail("bench", options.status().message());
           options->planner = source.planner;
           options->plan = source.plan;
