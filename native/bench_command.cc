@@ -8,6 +8,7 @@
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "native/core_round_trip.h"
 #include "native/timed_runs.h"
 #include "native/xnnpack/xnnpack_bench.h"
 #include "tessera/calibration.h"
@@ -198,7 +199,12 @@ int bench_command(int argc, char** argv) {
     c.run = [&inputs, &c, options] { return c.session->run(inputs, options); };
     timed.push_back(&c);
   }
+  // The cores' state before and after the runs, where several threads run (0: not measured).
+  const bool threaded = *std::max_element(thread_counts.begin(), thread_counts.end()) > 1;
+  const double round_trip_before = threaded ? core_round_trip_ns().value_or(0) : 0;
   if (Status s = run_interleaved(timed, *runs, *warmup); !s.ok()) return fail("bench", s.message());
+  const double round_trip_after = threaded ? core_round_trip_ns().value_or(0) : 0;
+  const bool round_trips = round_trip_before > 0 && round_trip_after > 0;
 
   PeakMeasurement peak;
   const bool with_peak = !args->flags.count("no-peak");
@@ -265,6 +271,10 @@ int bench_command(int argc, char** argv) {
         "  default plan): bench one configuration for one model's peak\n",
         models.size());
   }
+  if (round_trips) {
+    std::printf("cores answer each other in %.0f ns before the runs, %.0f ns after (round trip of a cache line)\n",
+                round_trip_before, round_trip_after);
+  }
   if (with_peak) {
     std::printf("measured peak: %.1f GFLOP/s on 1 core, %.1f GFLOP/s on %d threads\n", peak.one_core_gflops,
                 peak.all_threads_gflops, peak.threads);
@@ -282,6 +292,7 @@ int bench_command(int argc, char** argv) {
                              {"models_loaded", models.size()},
                              {"peak_one_core_gflops", peak.one_core_gflops},
                              {"peak_all_threads_gflops", peak.all_threads_gflops}};
+    if (round_trips) report["core_round_trip_ns"] = {{"before", round_trip_before}, {"after", round_trip_after}};
     std::ofstream(args->get("json", "")) << report.dump(2) << "\n";
   }
   return identical ? 0 : 1;

@@ -3,7 +3,9 @@
 // zoo and PP-OCR models, repeated over rounds that each visit every model once, so that a
 // noisy stretch of the shared host lands on one round of every model rather than on all
 // rounds of one. Prints each round's speed of `search` relative to `default` (above 1: the
-// searched plan is faster; each from one bench run's interleaved medians) and their median.
+// searched plan is faster; each from one bench run's interleaved medians) and their median,
+// and how fast the two cores answered each other around each run (`tessera bench`: above
+// about 300 ns, the host had placed them apart, and two-thread runs are slower).
 //
 //   node scripts/bench-planners.mjs [--models a,b] [--threads 2] [--scheduler dynamic]
 //                                   [--rounds 3] [--runs 20] [--profile FILE] [--json FILE]
@@ -48,12 +50,16 @@ for (let round = 1; round <= rounds; ++round) {
     execFileSync(cli, ['bench', path.join(root, file), ...extra, '--threads', threads, '--scheduler', scheduler,
       '--planner', 'default,search', '--runs', runs, '--json', out, ...(profile ? ['--profile', profile] : [])],
       { stdio: 'ignore' });
-    const configs = JSON.parse(fs.readFileSync(out, 'utf8')).configurations;
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const configs = report.configurations;
+    // How fast the cores answered each other around the runs: the host's state they met.
+    const cores = report.core_round_trip_ns;
+    const state = cores ? `, cores ${cores.before.toFixed(0)} / ${cores.after.toFixed(0)} ns` : '';
     const ms = (planner) => configs.find((c) => c.planner === planner).median_ms;
     ratios[name].push(ms('default') / ms('search'));
     medians[name].push({ default_ms: ms('default'), search_ms: ms('search') });
     console.log(`round ${round} ${name}: default ${ms('default').toFixed(3)} ms, search ${ms('search').toFixed(3)} ms, ` +
-      `search ${(ms('default') / ms('search')).toFixed(2)}x`);
+      `search ${(ms('default') / ms('search')).toFixed(2)}x${state}`);
   }
 }
 

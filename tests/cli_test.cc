@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "tests/support/cli_run.h"
 
@@ -98,4 +100,26 @@ TEST_CASE("inspect, trace and bench work on a model") {
   const Outcome one = run_cli("bench " + malformed("valid.json") + " --runs 3 --warmup 0.01 --no-peak --threads 2");
   CHECK(one.exit_code == 0);
   CHECK(one.out.find("side by side") == std::string::npos);
+}
+
+TEST_CASE("bench reports how fast two cores answer each other, where several threads run") {
+  const std::string report = "/tmp/tessera_cli_test/bench_cores.json";
+  const std::string bench = "bench " + malformed("valid.json") + " --runs 3 --warmup 0.01 --no-peak --json " + report;
+  const Outcome one = run_cli(bench + " --threads 1");
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find("cores answer each other") == std::string::npos);
+  CHECK_FALSE(nlohmann::json::parse(read_text(report)).contains("core_round_trip_ns"));
+  if (std::thread::hardware_concurrency() < 2) return;  // one core: nothing to measure
+  const Outcome two = run_cli(bench + " --threads 1,2");
+  REQUIRE(two.exit_code == 0);
+  CHECK(two.out.find("cores answer each other in ") != std::string::npos);
+  const nlohmann::json doc = nlohmann::json::parse(read_text(report));
+  REQUIRE(doc.contains("core_round_trip_ns"));
+  // Above what a cache line can do within a core; a time slice at most (the measurement stops
+  // after 20 ms, having waited for one trip at least).
+  for (const char* when : {"before", "after"}) {
+    INFO(when);
+    CHECK(doc["core_round_trip_ns"][when].get<double>() > 10);
+    CHECK(doc["core_round_trip_ns"][when].get<double>() < 1e9);
+  }
 }

@@ -1,0 +1,17 @@
+// How fast two cores answer each other right now: the state a multi-threaded run meets. On a
+// VM the host may move its vCPUs apart (on the 2-vCPU hosts of docs/benchmarks.md, a round
+// trip of 70-120 ns or of about 400 ns, for minutes at a time), and every tile that reads
+// another core's output pays for it: PP-OCR cls ran 0.27 ms on two threads in one state and
+// 0.60 ms in the other. Benches report it so that runs in either state are not compared.
+#pragma once
+
+#include <optional>
+
+namespace tessera::cli {
+
+// The median round trip, in ns, of a cache line passed between two spinning threads (placed
+// by the OS, as the executor's are), or nothing on a machine of one core. Takes about a
+// millisecond; gives up after 20 ms (two threads sharing one core answer once per time slice).
+std::optional<double> core_round_trip_ns();
+
+}  // namespace tessera::cli
