@@ -40,6 +40,7 @@ async function main() {
   for (const model of models) {
     const samples = Object.fromEntries(engines.map((e) => [e, []]));
     const errors = {};
+    const cores = [];  // ns, after each of Tessera's runs: the host's state (docs/benchmarks.md)
     for (let round = 0; round < args.rounds; ++round) {
       for (let k = 0; k < engines.length; ++k) {
         const engine = engines[(round + k) % engines.length];
@@ -48,9 +49,11 @@ async function main() {
           : benchNative(model, { engine, threads: [args.threads], runs: args.runs, report });
         if (r.error) errors[engine] = r.error;
         else samples[engine].push(r[args.threads]);
+        if (r.cores) cores.push(Math.round(r.cores.after));
       }
     }
     results[model.name] = Object.fromEntries(engines.map((e) => [e, errors[e] ? { error: errors[e] } : { ms: median(samples[e]) }]));
+    if (cores.length) results[model.name].core_round_trip_ns = cores;
     console.log(model.name, JSON.stringify(results[model.name]));
   }
   fs.writeFileSync(args.out, JSON.stringify({ threads: args.threads, runs: args.runs, rounds: args.rounds, results }, null, 2));

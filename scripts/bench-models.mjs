@@ -124,7 +124,11 @@ export function benchInput({ dims, page }) {
   return Float32Array.from({ length: dims.reduce((a, b) => a * b, 1) }, (_, i) => Math.sin(i));
 }
 
-/** Median ms of `tessera bench` per thread count ({ threads: ms }), or { error } when it cannot run. */
+/**
+ * Median ms of `tessera bench` per thread count ({ threads: ms }), with `cores`: how fast two
+ * cores answered each other before and after the runs ({ before, after } ns, where several
+ * threads ran), or { error } when it cannot run.
+ */
 export function benchNative(model, { engine = 'tessera', threads, runs, report }) {
   try {
     execFileSync(CLI, ['bench', model.json, '--engine', engine, '--threads', threads.join(','), '--runs', String(runs),
@@ -132,9 +136,10 @@ export function benchNative(model, { engine = 'tessera', threads, runs, report }
   } catch (error) {
     return { error: String(error.stderr).trim().split('\n').pop() };
   }
-  const rows = JSON.parse(fs.readFileSync(report, 'utf8')).configurations;
-  return Object.fromEntries(threads.map((t) => {
-    const row = rows.find((r) => r.threads === t && (r.engine ?? 'tessera') === engine);
+  const doc = JSON.parse(fs.readFileSync(report, 'utf8'));
+  const times = Object.fromEntries(threads.map((t) => {
+    const row = doc.configurations.find((r) => r.threads === t && (r.engine ?? 'tessera') === engine);
     return [t, row.median_ms];
   }));
+  return { ...times, cores: doc.core_round_trip_ns };
 }
