@@ -274,6 +274,10 @@ int bench_command(int argc, char** argv) {
   if (round_trips) {
     std::printf("cores answer each other in %.0f ns before the runs, %.0f ns after (round trip of a cache line)\n",
                 round_trip_before, round_trip_after);
+    // The hosts of docs/benchmarks.md switch between about 100 and 400 ns.
+    if (std::max(round_trip_before, round_trip_after) > 2 * std::min(round_trip_before, round_trip_after)) {
+      std::printf("  the host moved its cores during the runs: several-thread times mix two states\n");
+    }
   }
   if (with_peak) {
     std::printf("measured peak: %.1f GFLOP/s on 1 core, %.1f GFLOP/s on %d threads\n", peak.one_core_gflops,
