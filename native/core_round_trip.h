@@ -11,7 +11,8 @@ namespace tessera::cli {
 
 // The median round trip, in ns, of a cache line passed between two spinning threads (placed
 // by the OS, as the executor's are), or nothing on a machine of one core. Takes about a
-// millisecond; gives up after 20 ms (two threads sharing one core answer once per time slice).
+// millisecond. Stops after 20 ms (two threads sharing one core answer once per time slice)
+// and then reports the time so far per trip made.
 std::optional<double> core_round_trip_ns();
 
 }  // namespace tessera::cli
