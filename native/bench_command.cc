@@ -42,6 +42,8 @@ constexpr const char* kHelp =
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
     "Plans: --planner default,search compiles one model per planner; --plan FILE (repeatable) one per\n"
     "saved plan instead, labelled by its file name: plans compared side by side, each against the first.\n"
+    "On several threads: how fast two cores answer each other (a cache line's round trip), before and\n"
+    "after the runs, the host's state the times met (docs/benchmarks.md, \"Two states of the cores\").\n"
     "Model options: --isa, --tile-flops, --no-reuse, --planner, --plan, --profile (see tessera run --help).\n";
 
 // What tiles one compiled model: a planner, or a saved plan (its text, labelled by its file).
