@@ -246,6 +246,13 @@ double TilePricer::compute_seconds(const ops::OpCost& c, double elements) const 
          elements * c.affine_passes * profile_.elementwise_ns * 1e-9;
 }
 
+double priced_weight_bytes(const ops::OpCost& cost, double weight_bytes) {
+  const ops::GemmShape& g = cost.gemm;
+  if (cost.kind != ops::WorkKind::kGemm || !g.interleaved || weight_bytes <= 0) return weight_bytes;
+  const double all_columns = 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.panel_columns);
+  return std::max(weight_bytes, all_columns * gemm_count(cost));
+}
+
 double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t tiles) {
   const ops::GemmShape& g = cost.gemm;
   if (cost.kind != ops::WorkKind::kGemm || weight_bytes <= 0) return weight_bytes / std::max(1u, tiles);
@@ -261,8 +268,11 @@ TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint3
   const MemoryLevel& again_level = source_level(profile_, weight_bytes);
   const Rate again_rate = rate(again_level, Traffic::kRead);
   const double per_tile = 1.0 / std::max(1u, tiles);
-  Node out{&level, rate(level, Traffic::kCopy), 0, 0, weight_bytes};
-  out.weight_seconds = (weight_bytes / weight_rate_.alone + again / again_rate.alone) * per_tile;
+  Node out{&level, rate(level, Traffic::kCopy)};
+  out.weight_bytes = weight_bytes;
+  out.weight_seconds = weight_bytes / weight_rate_.alone * per_tile;
+  out.weight_again_seconds = again / again_rate.alone * per_tile;
+  out.again_in_own_cache = !is_shared(again_level);
   // The shared levels' part when every thread reads its share at once.
   out.weight_shared_seconds = ((is_shared(*weight_level_) ? weight_bytes / weight_rate_.all : 0) +
                                (is_shared(again_level) ? again / again_rate.all : 0)) *
@@ -274,9 +284,12 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
   const double restream = restream_bytes(cost);
   const double compute = compute_seconds(cost, elements) + (restream > 0 ? restream / restream_rate_.alone : 0);
-  // A GEMM tile's bytes count its weight panels once (B's footprint); they are the node's
-  // weight reads (weight_seconds), the rest its activations.
-  const double panels = cost.kind == ops::WorkKind::kGemm ? std::min(node.weight_bytes, panel_bytes(cost.gemm)) : 0;
+  // A GEMM tile's bytes count its weight panels once (B's footprint, every interleaved GEMM's);
+  // they are the node's weight reads (weight_seconds), the rest its activations.
+  const double panels =
+      cost.kind == ops::WorkKind::kGemm
+          ? std::min(node.weight_bytes, panel_bytes(cost.gemm) * (cost.gemm.interleaved ? gemm_count(cost) : 1))
+          : 0;
   const double bytes = std::max(0.0, cost.bytes - panels);
   // A tile whose own bytes overflow the level its node's data come from works out of the
   // next one: it evicts what it read before it reads it again.
@@ -301,8 +314,9 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const double activations = !is_shared(level) ? std::max(compute, memory)
                              : warm_stalls     ? compute + warm_seconds + memory
                                                : std::max(compute, warm_seconds) + memory;
-  const double alone =
-      is_shared(*weight_level_) ? activations + node.weight_seconds : std::max(activations, node.weight_seconds);
+  const double again = node.again_in_own_cache ? std::max(activations, node.weight_again_seconds)
+                                               : activations + node.weight_again_seconds;
+  const double alone = is_shared(*weight_level_) ? again + node.weight_seconds : std::max(again, node.weight_seconds);
   // Threads share a level's bandwidth only when their demand exceeds it: a tile takes at
   // least its shared-level bytes at its share of what all cores reach (BERT-base's matmuls
   // stream their weights from DRAM far below it and lose nothing on two threads).
@@ -328,7 +342,9 @@ namespace {
 template <class Price>
 void price_tasks(const tiles::TileGraph& graph, const TilePricer& pricer, Price&& price) {
   for (const tiles::CompiledNode& node : graph.nodes) {
-    const auto weights = static_cast<double>(node.weight_bytes);
+    if (node.task_count == 0) continue;
+    const double weights =
+        priced_weight_bytes(graph.tasks[node.first_task].cost, static_cast<double>(node.weight_bytes));
     double reads = 0;
     for (uint32_t t = node.first_task; t < node.first_task + node.task_count; ++t) {
       reads += tile_weight_bytes(graph.tasks[t].cost, weights, node.task_count);
@@ -379,7 +395,7 @@ std::vector<SimTask> sim_tasks(const tiles::TileGraph& graph, std::span<const do
     // What no earlier occupant wrote this run: a first occupant's bytes, or every output of
     // a model run without reuse.
     out.stale_write_seconds = pricer.stale_write_seconds(priced, out.output_bytes * task.stale_share);
-    const double weights = tile_weight_bytes(task.cost, static_cast<double>(node.weight_bytes), node.task_count);
+    const double weights = tile_weight_bytes(task.cost, priced.weight_bytes, node.task_count);
     const double inputs = std::max(0.0, task.cost.bytes - out.output_bytes - weights);
     if (!is_shared(*priced.level)) {
       out.input_bytes = inputs;

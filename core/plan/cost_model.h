@@ -90,16 +90,19 @@ class TilePricer {
   struct Node {
     const MemoryLevel* level = nullptr;
     Rate bandwidth;                    // from `level`
-    double weight_seconds = 0;         // the node's weight reads (below), spread over its tiles
-    double weight_shared_seconds = 0;  // their shared-level part at the `all` rate
-    double weight_bytes = 0;           // the node's weights
+    double weight_seconds = 0;         // the first read of the node's weights, spread over its tiles
+    double weight_again_seconds = 0;   // the reads after the first (below), spread over its tiles
+    bool again_in_own_cache = false;   // whether those come from a core's own cache
+    double weight_shared_seconds = 0;  // the shared-level part of both at the `all` rate
+    double weight_bytes = 0;           // the node's weights (priced_weight_bytes)
   };
   // `reach_bytes`: what the caches must hold for the node to find its inputs
   // (tiles::data_reach_bytes); its data come from the level whose half holds them.
   // `weight_reads`: the weight bytes all its tiles read (tile_weight_bytes summed). The first
   // read of each weight comes from the level that holds all the model's weights; the others
   // (the row blocks of a GEMM after the first, each reading the same panels) from the level
-  // that holds the node's own weights.
+  // that holds the node's own weights. From a core's own cache those overlap the compute, as
+  // its activations do there; from a shared level they stall it.
   Node node(double reach_bytes, double weight_bytes, uint32_t tiles, double weight_reads) const;
 
   // Input bytes of a tile still in a cache closer than its node's level, `level`: a producer
@@ -147,8 +150,14 @@ class TilePricer {
   Rate restream_rate_;                         // reading the first shared level
 };
 
-// Weight bytes one tile of a node with `weight_bytes` of weights over `tiles` tiles reads: a
-// GEMM tile the packed panels of its columns (depth x columns), any other its share.
+// The weights a node's kernel reads, from `cost` (any of its tiles') and the weights it is
+// given: those, or where its GEMMs run interleaved (Winograd's points), the panels of all its
+// columns for every point: F(4x4, 3x3) transforms a 3x3 kernel's 9 taps into 36 points.
+double priced_weight_bytes(const ops::OpCost& cost, double weight_bytes);
+
+// Weight bytes one tile of a node with `weight_bytes` of weights (priced_weight_bytes) over
+// `tiles` tiles reads: a GEMM tile the packed panels of its columns (depth x columns, for each
+// of its GEMMs), any other its share.
 double tile_weight_bytes(const ops::OpCost& cost, double weight_bytes, uint32_t tiles);
 
 // Seconds of each task's kernel when `threads` threads run at once (bandwidth shared), in

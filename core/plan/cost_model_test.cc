@@ -653,7 +653,36 @@ TEST_CASE("a GEMM's row blocks read its weight panels again, from the level hold
   const TilePricer::Node once = pricer.node(1000, 256e3, 2, 256e3);
   const TilePricer::Node twice = pricer.node(1000, 256e3, 2, 512e3);
   CHECK(once.weight_seconds == Approx(256e3 / 15e9 / 2));
-  CHECK(twice.weight_seconds == Approx((256e3 / 15e9 + 256e3 / 50e9) / 2));
+  CHECK(once.weight_again_seconds == 0);
+  CHECK(twice.weight_seconds == Approx(256e3 / 15e9 / 2));
+  CHECK(twice.weight_again_seconds == Approx(256e3 / 50e9 / 2));
+  CHECK(twice.again_in_own_cache);
+  // From a core's own cache the second read overlaps the compute, as activations there do: a
+  // tile of 8.4 MFLOP (168 us at 50 GFLOP/s) does not wait for 256 KB of panels from L2.
+  ops::OpCost tile = gemm_cost(64, 128, 512);
+  tile.bytes = 4.0 * 512 * 128;  // its panels: the node's weight reads
+  CHECK(pricer.seconds(twice, tile, 64 * 128) == Approx(pricer.seconds(once, tile, 64 * 128)));
+  // From a shared level it stalls the compute: 16 MB of weights re-read from L3.
+  const TilePricer::Node shared = pricer.node(1000, 16e6, 2, 32e6);
+  CHECK_FALSE(shared.again_in_own_cache);
+  ops::OpCost wide = gemm_cost(64, 128, 512);
+  const double compute = pricer.seconds(pricer.node(1000, 0, 2, 0), wide, 64 * 128);
+  CHECK(pricer.seconds(shared, wide, 64 * 128) ==
+        Approx(compute + shared.weight_again_seconds + shared.weight_seconds));
+}
+
+TEST_CASE("a Winograd node's weights are its points' panels, four times a 3x3 kernel's") {
+  // 32 input channels into 16 outputs, all of them in the tile: 36 points' panels of 32 x 16.
+  ops::OpCost c = gemm_cost(20, 16, 32, 36);
+  c.gemm.count = 36;
+  c.gemm.panel_columns = 16;
+  const double given = 4.0 * 32 * 16 * 9;
+  CHECK(priced_weight_bytes(c, given) == given);  // GEMMs one after the other: as given
+  c.gemm.interleaved = true;
+  CHECK(priced_weight_bytes(c, given) == 4 * given);
+  CHECK(tile_weight_bytes(c, priced_weight_bytes(c, given), 4) == 4 * given);
+  CHECK(priced_weight_bytes(c, 0) == 0);  // no weights: none transformed
+  CHECK(priced_weight_bytes(elementwise_cost(1e6), given) == given);
 }
 
 TEST_CASE("a Winograd tile: its points' GEMMs, its transforms per tile and channel, all points' panels per row block") {

@@ -40,12 +40,13 @@ Priced price(const graph::Node& node, const ops::OpShapes& shapes, double weight
              double interference) {
   const auto tiles = static_cast<uint32_t>(tiling.tile_count());
   std::vector<std::pair<ops::OpCost, double>> costs;  // per tile: its work and its elements
-  double weight_reads = 0;
   tiles::for_each_tile(tiling, [&](const ops::Region& region) {
     costs.emplace_back(ops::op_cost(node.attrs, shapes, region), static_cast<double>(region.element_count()));
-    weight_reads += tile_weight_bytes(costs.back().first, weight_bytes, tiles);
   });
-  const TilePricer::Node priced = pricer.node(reach_bytes, weight_bytes, tiles, weight_reads);
+  const double weights = priced_weight_bytes(costs.front().first, weight_bytes);
+  double weight_reads = 0;
+  for (const auto& [cost, elements] : costs) weight_reads += tile_weight_bytes(cost, weights, tiles);
+  const TilePricer::Node priced = pricer.node(reach_bytes, weights, tiles, weight_reads);
   Priced p;
   double longest = 0;
   double s = 0;
