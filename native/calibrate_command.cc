@@ -7,6 +7,7 @@
 
 #include "native/commands.h"
 #include "native/common.h"
+#include "native/core_round_trip.h"
 #include "tessera/calibration.h"
 
 namespace tessera::cli {
@@ -40,7 +41,10 @@ int calibrate_command(int argc, char** argv) {
   options.quick = args->flags.count("quick") > 0;
   options.threads = *threads;
   const auto start = std::chrono::steady_clock::now();
+  // The cores' state around the cross-core probes (docs/benchmarks.md, "Two states of the cores").
+  const std::optional<double> round_trip_before = core_round_trip_ns();
   auto profile = calibrate(options);
+  const std::optional<double> round_trip_after = core_round_trip_ns();
   if (!profile.ok()) return fail("calibrate", profile.status().message());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -93,6 +97,14 @@ int calibrate_command(int argc, char** argv) {
   if (t["copy_gbps"].get<double>() > 0)
     std::printf("  between workers: %.1f us per hand-over, copies at %.1f GB/s\n", t["message_ns"].get<double>() / 1e3,
                 t["copy_gbps"].get<double>());
+  if (round_trip_before && round_trip_after) {
+    const double before = *round_trip_before, after = *round_trip_after;
+    std::printf("  cores answered each other in %.0f ns before, %.0f ns after (round trip of a cache line)\n", before,
+                after);
+    if (std::max(before, after) > 2 * std::min(before, after)) {
+      std::printf("  the host moved its cores during calibration: the cross-core rates may mix two states\n");
+    }
+  }
   std::printf("profile -> %s\n", output.c_str());
   return 0;
 }
