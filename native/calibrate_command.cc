@@ -1,4 +1,5 @@
 // tessera calibrate: measures this machine's kernels and runtime into a cost-model profile.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
