@@ -44,6 +44,21 @@ TEST_CASE("conv matches the reference over random geometries") {
   }
 }
 
+TEST_CASE("pointwise convolutions read consecutive pixels: batches, groups, ragged blocks, any tiling") {
+  // 1x1 at stride 1 without padding takes its rows as consecutive pixels (conv_bind.cc); a
+  // padded or strided 1x1 places a window per row. Odd pixel counts leave blocks shorter than
+  // the kernel's rows, and small tiles start blocks anywhere in an image.
+  for (const auto& [group, pads, stride] :
+       {std::tuple<int64_t, int64_t, int64_t>{1, 0, 1}, {3, 0, 1}, {1, 1, 1}, {1, 0, 2}}) {
+    INFO("group " << group << ", pads " << pads << ", stride " << stride);
+    ModelBuilder b(static_cast<uint32_t>(100 + group * 10 + pads + stride));
+    const auto x = b.input({2, 3 * group, 9, 13});
+    const auto y = b.node("Conv", {x, b.weight({5 * group, 3, 1, 1}), b.weight({5 * group})},
+                          {{"group", group}, {"pads", {pads, pads, pads, pads}}, {"strides", {stride, stride}}});
+    check_against_reference(b.build({y}), {.tile_flops = 300});
+  }
+}
+
 TEST_CASE("stems of few channels read kernel rows in place and gather only in the padding") {
   // A ResNet-like 7x7 stride-2 stem and a 3x3 one with a dilation (gathered everywhere), on
   // odd sizes: kernel rows inside the image, across each edge, and wholly in the padding.
