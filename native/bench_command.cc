@@ -276,8 +276,7 @@ int bench_command(int argc, char** argv) {
   if (round_trips) {
     std::printf("cores answer each other in %.0f ns before the runs, %.0f ns after (round trip of a cache line)\n",
                 round_trip_before, round_trip_after);
-    // The hosts of docs/benchmarks.md switch between about 100 and 400 ns.
-    if (std::max(round_trip_before, round_trip_after) > 2 * std::min(round_trip_before, round_trip_after)) {
+    if (cores_moved(round_trip_before, round_trip_after)) {
       std::printf("  the host moved its cores during the runs: several-thread times mix two states\n");
     }
   }

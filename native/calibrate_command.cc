@@ -1,5 +1,4 @@
 // tessera calibrate: measures this machine's kernels and runtime into a cost-model profile.
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -102,7 +101,7 @@ int calibrate_command(int argc, char** argv) {
     const double before = *round_trip_before, after = *round_trip_after;
     std::printf("  cores answered each other in %.0f ns before, %.0f ns after (round trip of a cache line)\n", before,
                 after);
-    if (std::max(before, after) > 2 * std::min(before, after)) {
+    if (cores_moved(before, after)) {
       std::printf("  the host moved its cores during calibration: the cross-core rates may mix two states\n");
     }
   }

@@ -56,4 +56,8 @@ std::optional<double> core_round_trip_ns() {
   return batches[batches.size() / 2];
 }
 
+bool cores_moved(double before_ns, double after_ns) {
+  return std::max(before_ns, after_ns) > 2 * std::min(before_ns, after_ns);
+}
+
 }  // namespace tessera::cli

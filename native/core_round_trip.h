@@ -15,4 +15,9 @@ namespace tessera::cli {
 // and then reports the time so far per trip made.
 std::optional<double> core_round_trip_ns();
 
+// Whether round trips measured before and after some work differ by more than 2x: the host
+// moved its cores in between (the hosts of docs/benchmarks.md switch between about 100 and
+// 400 ns), and several-thread times taken then mix two states.
+bool cores_moved(double before_ns, double after_ns);
+
 }  // namespace tessera::cli
