@@ -120,7 +120,7 @@ class IgemmConvKernel final : public ConvKernelBase {
             const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
             fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
             for (int64_t c = c0; c < c1; c += gemm_.nr)
-              multiply(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m);
+              multiply(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m, false);
             if ((p + m - tail_from) * (c1 - c0) >= kTailFloats || p + m == pixels) {
               apply_tail(block, n, c0, c1 - c0, first_pixel + tail_from, p + m - tail_from);
               tail_from = p + m;
@@ -133,7 +133,10 @@ class IgemmConvKernel final : public ConvKernelBase {
               const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
               fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
               const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
-              multiply(block, n, grp, c, nc, first_pixel + p, m);
+              // The group's next panel (most often the next tile's) streams in while this
+              // one's first block runs.
+              const bool prefetch_next = p == 0 && pixels > gemm_.mr && c + gemm_.nr < (grp + 1) * g_.out_per_group;
+              multiply(block, n, grp, c, nc, first_pixel + p, m, prefetch_next);
               apply_tail(block, n, c, nc, first_pixel + p, m);
             }
           }
@@ -157,15 +160,18 @@ class IgemmConvKernel final : public ConvKernelBase {
   };
 
   // One micro-kernel call: m pixels from `pixel` x nc channels from `c`, with the epilogue's
-  // residual and clamp.
-  void multiply(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m) const {
+  // residual and clamp; with `prefetch_next`, asking for the next panel's weights as it goes.
+  void multiply(const Block& b, int64_t n, int64_t grp, int64_t c, int64_t nc, int64_t pixel, int64_t m,
+                bool prefetch_next) const {
     const int64_t panel = (c - grp * g_.out_per_group) / gemm_.nr;
     const float* w = packed_->as<float>() + grp * group_floats_ +
                      kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, panel);
+    const float* next =
+        prefetch_next ? w + kernels::packed_gemm_panel_offset(gemm_.nr, g_.in_per_group, taps_, 1) : nullptr;
     const int64_t o = out_offset(n, 0, 0, c) + pixel * g_.out_c;
     // A kernel row's taps as one tap of all their channels: the same k order, the same sums.
     const int64_t kc = gather_rows_ ? attrs_.kernel_w * g_.in_per_group : g_.in_per_group;
-    gemm_.ukernel(m, nc, kc, gather_rows_ ? attrs_.kernel_h : taps_, b.pointers, w, b.y + o, g_.out_c,
+    gemm_.ukernel(m, nc, kc, gather_rows_ ? attrs_.kernel_h : taps_, b.pointers, w, next, b.y + o, g_.out_c,
                   b.residual ? b.residual + o : nullptr, g_.out_c, attrs_.epilogue.clamp);
   }
 

@@ -147,8 +147,8 @@ class PhaseGemmConvTransposeKernel final : public GemmConvTransposeKernel {
                 const int64_t o = ((n * out_h_ + oh) * out_w_ + ow) * out_c_ + c;
                 const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
                 const int64_t pixel_stride = a_.stride_w * out_c_;  // pixels of one phase
-                gemm_.ukernel(m, nc, cg_, taps, pointers, w, y + o, pixel_stride, residual ? residual + o : nullptr,
-                              pixel_stride, e.clamp);
+                gemm_.ukernel(m, nc, cg_, taps, pointers, w, nullptr, y + o, pixel_stride,
+                              residual ? residual + o : nullptr, pixel_stride, e.clamp);
                 if (!e.has_tail() || whole_rows) continue;
                 apply_epilogue_tail_rows(elementwise_, e, y + o, m, nc, pixel_stride);
               }
@@ -254,8 +254,8 @@ class PixelGemmConvTransposeKernel final : public GemmConvTransposeKernel {
           for (int64_t i = 0; i < gemm_.mr; ++i) pointers[i] = image_row + (iw + std::min(i, m - 1)) * in_c_;
           for (int64_t c = 0; c < columns_; c += gemm_.nr) {
             const float* w = packed_->as<float>() + kernels::packed_gemm_panel_offset(gemm_.nr, in_c_, 1, c / gemm_.nr);
-            gemm_.ukernel(m, std::min<int64_t>(gemm_.nr, columns_ - c), in_c_, 1, pointers, w, row + iw * columns_ + c,
-                          columns_, nullptr, 0, e.clamp);
+            gemm_.ukernel(m, std::min<int64_t>(gemm_.nr, columns_ - c), in_c_, 1, pointers, w, nullptr,
+                          row + iw * columns_ + c, columns_, nullptr, 0, e.clamp);
           }
         }
         // Tap (kh, kw) of input pixel iw is output (ih * stride_h - pad_top + kh, iw * stride_w

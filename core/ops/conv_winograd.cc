@@ -111,7 +111,7 @@ class WinogradConvKernel final : public ConvKernelBase {
       const float* v = s.v + point * gemm_.mr * v_row_;
       // Rows past m repeat the last tile (gemm.h: every slot is read).
       for (int64_t t = 0; t < gemm_.mr; ++t) s.pointers[t] = v + std::min(t, m - 1) * v_row_;
-      gemm_.ukernel(m, nc, g_.in_c, 1, s.pointers, packed_->as<float>() + point * point_floats_ + panel,
+      gemm_.ukernel(m, nc, g_.in_c, 1, s.pointers, packed_->as<float>() + point * point_floats_ + panel, nullptr,
                     s.m + point * gemm_.mr * gemm_.nr, gemm_.nr, nullptr, 0, kernels::MinMax{});
     }
   }

@@ -116,9 +116,13 @@ class MatMulKernel final : public TileKernel {
         for (int64_t n = n0; n < n1; n += gemm_.nr) {
           const int64_t cols = std::min<int64_t>(gemm_.nr, n1 - n);
           const float* w = panels + kernels::packed_gemm_panel_offset(gemm_.nr, d_.k, 1, (n - n0) / gemm_.nr);
+          // The first of several row blocks asks for the next panel (most often the next
+          // tile's) as it reads this one.
+          const bool prefetch_next = m == m0 && m1 - m0 > gemm_.mr && n + gemm_.nr < (b_.constant ? d_.n : n1);
+          const float* next = prefetch_next ? w + kernels::packed_gemm_panel_offset(gemm_.nr, d_.k, 1, 1) : nullptr;
           const int64_t o = m * d_.n + n;
-          gemm_.ukernel(rows, cols, d_.k, 1, a_ptrs, w, y_matrix + o, d_.n, r_matrix ? r_matrix + o : nullptr, d_.n,
-                        attrs_.epilogue.clamp);
+          gemm_.ukernel(rows, cols, d_.k, 1, a_ptrs, w, next, y_matrix + o, d_.n, r_matrix ? r_matrix + o : nullptr,
+                        d_.n, attrs_.epilogue.clamp);
           if (attrs_.epilogue.has_tail()) {
             apply_epilogue_tail_rows(elementwise_, attrs_.epilogue, y_matrix + o, rows, cols, d_.n);
           }

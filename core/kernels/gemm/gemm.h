@@ -19,9 +19,13 @@ namespace tessera::kernels {
 // panel in the layout of pack_gemm_weights. Accumulation order is fixed (bias, then t, then
 // k ascending, one fma per term), so each output element's value does not depend on mr, nc
 // or where the block sits: tiles of any shape give bitwise identical results.
+// `prefetch_w`, when not null, is a panel of the same shape that the caller reads next from
+// memory: its rows are asked for (into the caches) as this panel's are read. A panel read by
+// several row blocks passes its successor on its first block, so that weights too large for
+// the caches stream in behind the FMAs instead of stalling the next panel's first block.
 using GemmUkernelFn = void (*)(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,
-                               float* c, size_t c_stride, const float* residual, size_t residual_stride,
-                               const MinMax& clamp);
+                               const float* prefetch_w, float* c, size_t c_stride, const float* residual,
+                               size_t residual_stride, const MinMax& clamp);
 
 // No kernel has more rows than this: callers may size row-pointer arrays with it.
 inline constexpr int kGemmMaxMr = 16;

@@ -6,7 +6,7 @@
 namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_6x16_avx2) {
-  gemm_ukernel<VecAvx2, 6, 16>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecAvx2, 6, 16>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

@@ -11,23 +11,27 @@
 namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512) {
-  gemm_ukernel<VecAvx512, 14, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecAvx512, 14, 32>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride,
+                                  clamp);
 }
 
 TESSERA_GEMM_UKERNEL(f32_gemm_7x32_avx512) {
-  gemm_ukernel<VecAvx512, 7, 32>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecAvx512, 7, 32>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride,
+                                 clamp);
 }
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x16_avx512) {
-  gemm_ukernel<VecAvx512, 14, 16>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecAvx512, 14, 16>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride,
+                                  clamp);
 }
 
 TESSERA_GEMM_UKERNEL(f32_gemm_7x16_avx512) {
-  gemm_ukernel<VecAvx512, 7, 16>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecAvx512, 7, 16>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride,
+                                 clamp);
 }
 
 TESSERA_GEMM_UKERNEL(f32_gemm_7x24_avx512) {
-  gemm_ukernel<VecAvx2, 7, 24>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecAvx2, 7, 24>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

@@ -23,7 +23,7 @@ void gemm_f32(const GemmKernel& kernel, size_t m, size_t n, size_t kdim, const f
       const size_t rows = m - i0 < mr ? m - i0 : mr;
       const float* row_ptrs[kGemmMaxMr];
       for (size_t r = 0; r < mr; ++r) row_ptrs[r] = a + (i0 + (r < rows ? r : rows - 1)) * lda;
-      kernel.ukernel(rows, nc, kdim, 1, row_ptrs, panel, c + i0 * ldc + j0, ldc, nullptr, 0, clamp);
+      kernel.ukernel(rows, nc, kdim, 1, row_ptrs, panel, nullptr, c + i0 * ldc + j0, ldc, nullptr, 0, clamp);
     }
   }
 }

@@ -13,13 +13,17 @@ namespace tessera::kernels {
 // trip count below except kc and ks is a compile-time constant and fully unrolled, so the
 // MR x NR/kWidth accumulators stay in registers. All MR rows are computed whatever mr is, and
 // columns past nc only vanish at the store, so no lane's arithmetic depends on the block
-// shape. KU unrolls the k loop (the order of the multiply-adds stays the same).
-template <class Vec, int MR, int NR, int KU = 1, int kAStride = MR>
+// shape. KU unrolls the k loop (the order of the multiply-adds stays the same). kPrefetch
+// instances ask for `prefetch_w`'s rows as they read their own; the others have no trace of
+// it (the 14-row kernel already keeps some row pointers on the stack).
+template <class Vec, int MR, int NR, int KU = 1, int kAStride = MR, bool kPrefetch = false>
 void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,
-                       float* c, size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
+                       const float* prefetch_w, float* c, size_t c_stride, const float* residual,
+                       size_t residual_stride, const MinMax& clamp) {
   using V = typename Vec::V;
   constexpr int kW = Vec::kWidth;
   constexpr int kNV = NR / kW;
+  constexpr int kFloatsPerLine = 16;
   static_assert(NR % kW == 0, "NR must be a whole number of vectors");
 
   V acc[MR][kNV];
@@ -31,6 +35,7 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
   }
 
   const float* w = packed_w + NR;
+  if constexpr (kPrefetch) prefetch_w += NR;
   for (size_t t = 0; t < ks; ++t) {
     const float* row[MR];
 #pragma GCC unroll 32
@@ -39,6 +44,11 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
       V b[kNV];
 #pragma GCC unroll 16
       for (int j = 0; j < kNV; ++j) b[j] = Vec::load(w + j * kW);
+      if constexpr (kPrefetch) {
+#pragma GCC unroll 4
+        for (int j = 0; j < NR; j += kFloatsPerLine) __builtin_prefetch(prefetch_w + j, 0, 2);
+        prefetch_w += NR;
+      }
       w += NR;
 #pragma GCC unroll 32
       for (int r = 0; r < MR; ++r) {
@@ -85,18 +95,35 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
 // of 49 pixels, a tile's last rows) or all. Each has the same multiply-adds per output, so
 // the same bits, without computing rows nobody stores (VGG-16's 400 MB fully-connected layer
 // was 14 rows of FMAs per weight, not a stream of the weights).
-template <class Vec, int MR, int NR, int KU = 1>
-void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c,
-                  size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp) {
+template <class Vec, int MR, int NR, int KU, bool kPrefetch>
+void gemm_ukernel_block(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,
+                        const float* prefetch_w, float* c, size_t c_stride, const float* residual,
+                        size_t residual_stride, const MinMax& clamp) {
   constexpr int kHalf = MR / 2;
   const size_t rows = gemm_block_rows(mr, MR);
   if (rows == 1) {
-    gemm_ukernel_rows<Vec, 1, NR, KU, MR>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+    gemm_ukernel_rows<Vec, 1, NR, KU, MR, kPrefetch>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual,
+                                                     residual_stride, clamp);
   } else if (kHalf > 1 && rows == static_cast<size_t>(kHalf)) {
-    gemm_ukernel_rows<Vec, kHalf, NR, KU, MR>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride,
-                                              clamp);
+    gemm_ukernel_rows<Vec, kHalf, NR, KU, MR, kPrefetch>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual,
+                                                         residual_stride, clamp);
   } else {
-    gemm_ukernel_rows<Vec, MR, NR, KU>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+    gemm_ukernel_rows<Vec, MR, NR, KU, MR, kPrefetch>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual,
+                                                      residual_stride, clamp);
+  }
+}
+
+// The instances that prefetch serve the calls that pass a panel to prefetch.
+template <class Vec, int MR, int NR, int KU = 1>
+void gemm_ukernel(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,
+                  const float* prefetch_w, float* c, size_t c_stride, const float* residual, size_t residual_stride,
+                  const MinMax& clamp) {
+  if (prefetch_w != nullptr) {
+    gemm_ukernel_block<Vec, MR, NR, KU, true>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual,
+                                              residual_stride, clamp);
+  } else {
+    gemm_ukernel_block<Vec, MR, NR, KU, false>(mr, nc, kc, ks, a, packed_w, nullptr, c, c_stride, residual,
+                                               residual_stride, clamp);
   }
 }
 

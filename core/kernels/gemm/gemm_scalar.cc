@@ -6,7 +6,7 @@
 namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_4x4_scalar) {
-  gemm_ukernel<VecScalar, 4, 4>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecScalar, 4, 4>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride, clamp);
 }
 
 }  // namespace tessera::kernels

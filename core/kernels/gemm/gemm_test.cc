@@ -74,9 +74,13 @@ void check_against_reference(const GemmKernel& kernel, size_t kc, size_t ks, boo
     for (size_t nc = 1; nc <= static_cast<size_t>(kernel.nr); ++nc) {
       UkernelCase tc(kernel.mr, kernel.nr, mr, nc, kc, ks, with_residual, rng);
       const size_t c_size = static_cast<size_t>(kernel.mr) * tc.c_stride();
-      std::vector<float> got(c_size, kCanary), want(c_size, kCanary);
-      kernel.ukernel(mr, nc, kc, ks, tc.a.data(), tc.panel.data(), got.data(), tc.c_stride(), tc.residual_ptr(),
-                     tc.residual_stride(), clamp);
+      std::vector<float> got(c_size, kCanary), want(c_size, kCanary), prefetching(c_size, kCanary);
+      kernel.ukernel(mr, nc, kc, ks, tc.a.data(), tc.panel.data(), nullptr, got.data(), tc.c_stride(),
+                     tc.residual_ptr(), tc.residual_stride(), clamp);
+      // Asking for a panel to be prefetched (here the same one) changes no bit.
+      kernel.ukernel(mr, nc, kc, ks, tc.a.data(), tc.panel.data(), tc.panel.data(), prefetching.data(), tc.c_stride(),
+                     tc.residual_ptr(), tc.residual_stride(), clamp);
+      REQUIRE(std::memcmp(got.data(), prefetching.data(), sizeof(float) * c_size) == 0);
       reference_gemm_ukernel(kernel.mr, kernel.nr, mr, nc, kc, ks, tc.a.data(), tc.panel.data(), want.data(),
                              tc.c_stride(), tc.residual_ptr(), tc.residual_stride(), clamp);
       for (size_t r = 0; r < static_cast<size_t>(kernel.mr); ++r) {
@@ -133,8 +137,8 @@ std::vector<float> run_tiled(const GemmKernel& kernel, size_t m, size_t n, size_
           ptrs.push_back(a.data() + (row * ks + t) * kc);  // row-major [m][ks][kc] "im2col"
         }
       }
-      kernel.ukernel(rows, cols, kc, ks, ptrs.data(), panel, c.data() + i0 * n + j0, n, residual.data() + i0 * n + j0,
-                     n, clamp);
+      kernel.ukernel(rows, cols, kc, ks, ptrs.data(), panel, nullptr, c.data() + i0 * n + j0, n,
+                     residual.data() + i0 * n + j0, n, clamp);
       i0 += rows;
     }
   }

@@ -7,9 +7,10 @@
 
 namespace tessera::kernels {
 
-#define TESSERA_GEMM_UKERNEL(name)                                                                              \
-  void name(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w, float* c, \
-            size_t c_stride, const float* residual, size_t residual_stride, const MinMax& clamp)
+#define TESSERA_GEMM_UKERNEL(name)                                                                             \
+  void name(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* packed_w,          \
+            const float* prefetch_w, float* c, size_t c_stride, const float* residual, size_t residual_stride, \
+            const MinMax& clamp)
 
 TESSERA_GEMM_UKERNEL(f32_gemm_14x32_avx512);
 TESSERA_GEMM_UKERNEL(f32_gemm_7x32_avx512);

@@ -9,7 +9,8 @@
 namespace tessera::kernels {
 
 TESSERA_GEMM_UKERNEL(f32_gemm_4x8_wasm128) {
-  gemm_ukernel<VecWasm128, 4, 8, 2>(mr, nc, kc, ks, a, packed_w, c, c_stride, residual, residual_stride, clamp);
+  gemm_ukernel<VecWasm128, 4, 8, 2>(mr, nc, kc, ks, a, packed_w, prefetch_w, c, c_stride, residual, residual_stride,
+                                    clamp);
 }
 
 }  // namespace tessera::kernels
