@@ -53,8 +53,8 @@ class Simulation {
     if (options_.scheduler == SimScheduler::kBarrier) {
       release_node(0);
     } else {
-      for (uint32_t t = 0; t < tasks_.size(); ++t) {
-        if (pending_[t] == 0) push_home(t);
+      for (uint32_t t = static_cast<uint32_t>(tasks_.size()); t-- > 0;) {
+        if (pending_[t] == 0) push_home(t);  // in reverse: each thread takes its run in order
       }
     }
     dispatch_idle(0);
@@ -87,7 +87,7 @@ class Simulation {
     if (index >= nodes_.size()) return;
     current_node_ = index;
     node_remaining_ = nodes_[index].count;
-    for (uint32_t t = nodes_[index].first; t < nodes_[index].first + nodes_[index].count; ++t) push_home(t);
+    for (uint32_t t = nodes_[index].first + nodes_[index].count; t-- > nodes_[index].first;) push_home(t);
   }
 
   void start(int thread, uint32_t task, double time) {
@@ -187,6 +187,7 @@ class Simulation {
   void finish(uint32_t task, int thread, double now) {
     bool continuing = false;
     uint32_t next = 0;
+    newest_.clear();
     if (options_.scheduler == SimScheduler::kBarrier) {
       if (--node_remaining_ == 0) release_node(current_node_ + 1);
     } else {
@@ -197,10 +198,11 @@ class Simulation {
             next = child;
             continuing = true;
             break;
-          case policy::Placement::kOwnDeque: deques_[thread].push_back(child); break;
+          case policy::Placement::kOwnDeque: newest_.push_back(child); break;
           case policy::Placement::kOwnDequeOldest: deques_[thread].push_front(child); break;
         }
       }
+      deques_[thread].insert(deques_[thread].end(), newest_.rbegin(), newest_.rend());
     }
     if (continuing) {
       start(thread, next, now);
@@ -239,6 +241,7 @@ class Simulation {
   std::span<const SimTask> tasks_;
   SimOptions options_;
   std::vector<std::deque<uint32_t>> deques_;
+  std::vector<uint32_t> newest_;  // children of the finishing task bound for the newest end
   std::vector<bool> idle_;
   std::vector<double> idle_since_;  // when each idle thread ran out of work (0: spinning at the start)
   std::vector<uint32_t> pending_;

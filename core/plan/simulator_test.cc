@@ -47,15 +47,16 @@ TEST_CASE("fork-join, dynamic: the first child continues, the idle thread steals
   const SimResult one = run(fork_join(), 1);
   CHECK(one.latency == Approx(10));
 
-  // Thread 0 runs the root, continues into child 1 and queues 2, 3, 4; thread 1 steals the
-  // oldest (2). At 3 thread 0 takes its newest (4), thread 1 steals 3. Thread 1 finishes the
-  // last child (ties go to the lower thread first) and continues into the join.
+  // Thread 0 runs the root, continues into child 1 and queues 2, 3, 4 to take them in that
+  // order; thread 1 steals the oldest (4). At 3 thread 0 takes its newest (2), thread 1
+  // steals 3. Thread 1 finishes the last child (ties go to the lower thread first) and
+  // continues into the join.
   const SimResult two = run(fork_join(), 2);
   CHECK(two.latency == Approx(6));
   check_event(two, 0, 0, 0, 1);
   check_event(two, 1, 0, 1, 3);
-  check_event(two, 2, 1, 1, 3);
-  check_event(two, 4, 0, 3, 5);
+  check_event(two, 4, 1, 1, 3);
+  check_event(two, 2, 0, 3, 5);
   check_event(two, 3, 1, 3, 5);
   check_event(two, 5, 1, 5, 6);
   CHECK(two.critical_path == Approx(4));
@@ -81,27 +82,27 @@ TEST_CASE("a layer whose weights exceed a core's cache waits for the layer befor
 TEST_CASE("fork-join, barrier: each node's tasks go to their home threads, one node at a time") {
   const SimResult r = run(fork_join(), 2, SimScheduler::kBarrier);
   CHECK(r.latency == Approx(6));
-  // The children's homes: 0, 0, 1, 1; each thread takes its newest first.
-  check_event(r, 2, 0, 1, 3);
-  check_event(r, 1, 0, 3, 5);
-  check_event(r, 4, 1, 1, 3);
-  check_event(r, 3, 1, 3, 5);
+  // The children's homes: 0, 0, 1, 1; each thread takes its run in order.
+  check_event(r, 1, 0, 1, 3);
+  check_event(r, 2, 0, 3, 5);
+  check_event(r, 3, 1, 1, 3);
+  check_event(r, 4, 1, 3, 5);
   // The join's home is thread 0, but thread 1 finished the node last, released the join and,
   // looking for work before the idle thread 0, steals it.
   check_event(r, 5, 1, 5, 6);
 }
 
 TEST_CASE("unbalanced tiles: home placement, then stealing only what is queued") {
-  // One node of four tiles: 5, 1, 1, 1 time units; homes 0, 0, 1, 1. Thread 0 takes its newest
-  // (the 1), then the 5; thread 1 takes its two and then finds nothing to steal.
+  // One node of four tiles: 5, 1, 1, 1 time units; homes 0, 0, 1, 1. Thread 0 takes its first
+  // (the 5); thread 1 takes its two, then steals thread 0's queued 1 and finds nothing more.
   const std::vector<SimTask> tiles = {task(0, 5), task(0, 1), task(0, 1), task(0, 1)};
   const SimResult r = run(tiles, 2);
-  check_event(r, 1, 0, 0, 1);
-  check_event(r, 0, 0, 1, 6);
-  check_event(r, 3, 1, 0, 1);
-  check_event(r, 2, 1, 1, 2);
-  CHECK(r.latency == Approx(6));
-  CHECK(r.idle[1] == Approx(4));
+  check_event(r, 0, 0, 0, 5);
+  check_event(r, 2, 1, 0, 1);
+  check_event(r, 3, 1, 1, 2);
+  check_event(r, 1, 1, 2, 3);
+  CHECK(r.latency == Approx(5));
+  CHECK(r.idle[1] == Approx(2));
   CHECK(run(tiles, 4).latency == Approx(5));  // one tile a thread
 }
 
@@ -109,12 +110,12 @@ TEST_CASE("overheads, steals and wake-ups are charged where the policy pays them
   const SimCosts costs{0.5, 0.25, 0.125};
   const SimResult r = run(fork_join(), 2, SimScheduler::kDynamic, costs);
   // Both threads wake at 0.125; thread 0 runs the root to 1.625 and continues into child 1
-  // (to 4.125); thread 1, idle, wakes and steals child 2: 1.625 + 0.125 + 0.25 = 2, to 4.5.
+  // (to 4.125); thread 1, idle, wakes and steals child 4: 1.625 + 0.125 + 0.25 = 2, to 4.5.
   check_event(r, 0, 0, 0.125, 1.625);
   check_event(r, 1, 0, 1.625, 4.125);
-  check_event(r, 2, 1, 2, 4.5);
-  // Thread 0 takes its own newest (4) at once; thread 1, not idle, steals 3 at 4.75.
-  check_event(r, 4, 0, 4.125, 6.625);
+  check_event(r, 4, 1, 2, 4.5);
+  // Thread 0 takes its own newest (2) at once; thread 1, not idle, steals 3 at 4.75.
+  check_event(r, 2, 0, 4.125, 6.625);
   check_event(r, 3, 1, 4.75, 7.25);
   check_event(r, 5, 1, 7.25, 8.75);
   CHECK(r.latency == Approx(8.75));
@@ -122,7 +123,7 @@ TEST_CASE("overheads, steals and wake-ups are charged where the policy pays them
 
 TEST_CASE("inputs made on another thread cost their bytes at the cross-core rate") {
   // The fork-join on two threads: the join runs on thread 1 after children from both threads,
-  // so half its input bytes cross; child 2, stolen by thread 1, reads all of the root's.
+  // so half its input bytes cross; child 4, stolen by thread 1, reads all of the root's.
   std::vector<SimTask> tasks = fork_join();
   for (SimTask& t : tasks) t.input_bytes = 1000;
   SimCosts costs;
@@ -130,8 +131,8 @@ TEST_CASE("inputs made on another thread cost their bytes at the cross-core rate
   const SimResult r = run(tasks, 2, SimScheduler::kDynamic, costs);
   check_event(r, 0, 0, 0, 1);  // no parents
   check_event(r, 1, 0, 1, 3);  // continues on the root's thread
-  check_event(r, 2, 1, 1, 4);  // stolen: + 1
-  check_event(r, 4, 0, 3, 5);
+  check_event(r, 4, 1, 1, 4);  // stolen: + 1
+  check_event(r, 2, 0, 3, 5);
   check_event(r, 3, 1, 4, 7);    // stolen: + 1
   check_event(r, 5, 1, 7, 8.5);  // two of its four parents ran on thread 0: + 0.5
   // One thread: nothing crosses.
@@ -145,8 +146,8 @@ TEST_CASE("a task with a parent on another thread pays the remote-input cost onc
   const SimResult r = run(fork_join(), 2, SimScheduler::kDynamic, costs);
   check_event(r, 0, 0, 0, 1);
   check_event(r, 1, 0, 1, 3);       // continues on the root's thread: nothing
-  check_event(r, 2, 1, 1, 3.25);    // stolen: the root ran on thread 0
-  check_event(r, 4, 0, 3, 5);       // thread 0's own: nothing
+  check_event(r, 4, 1, 1, 3.25);    // stolen: the root ran on thread 0
+  check_event(r, 2, 0, 3, 5);       // thread 0's own: nothing
   check_event(r, 3, 1, 3.25, 5.5);  // stolen
   check_event(r, 5, 1, 5.5, 6.75);  // two of its parents ran on thread 0: charged once
   // One thread: nothing crosses.
@@ -173,14 +174,14 @@ TEST_CASE("a task finds the inputs its thread made just before in cache: depth-f
   SimCosts costs;
   costs.own_cache_bytes = 4;  // an output of 1 stays whole while its thread touches at most 3 more
   const std::vector<SimTask> tasks = two_layers();
-  // Depth-first: task 1 (the newest) runs, its child continues at once (since 0: all left), and
-  // so do task 0 and its child.
+  // Depth-first: task 0 runs, its child continues at once (since 0: all left), and so do task
+  // 1 and its child.
   const SimResult dynamic = run(tasks, 1, SimScheduler::kDynamic, costs);
-  check_event(dynamic, 1, 0, 0, 1);
-  check_event(dynamic, 3, 0, 1, 1.5);
-  check_event(dynamic, 0, 0, 1.5, 2.5);
-  check_event(dynamic, 2, 0, 2.5, 3);
-  CHECK(dynamic.locality[2] == Approx(-0.5));
+  check_event(dynamic, 0, 0, 0, 1);
+  check_event(dynamic, 2, 0, 1, 1.5);
+  check_event(dynamic, 1, 0, 1.5, 2.5);
+  check_event(dynamic, 3, 0, 2.5, 3);
+  CHECK(dynamic.locality[3] == Approx(-0.5));
   // One node at a time: 4 bytes since each producer, nothing of its output left.
   const SimResult barrier = run(tasks, 1, SimScheduler::kBarrier, costs);
   CHECK(barrier.latency == Approx(4));

@@ -333,9 +333,13 @@ TEST_CASE("the search turns arena reuse off only where the simulator predicts th
   CHECK_FALSE(dear.reuse_memory);
   CHECK(dear.no_reuse_seconds > 0);
   CHECK(dear.no_reuse_seconds < (1 - kNoReuseMargin) * dear.tiling_seconds());
-  // Free, the stale lines of a fresh arena cost more than reuse's orderings on this model:
-  // reuse stays.
-  const PlannedTiling free = planned(free_overwrites, 2);
+  // Free, with the shared level slow, the stale lines of a fresh arena cost more than reuse's
+  // orderings: reuse stays.
+  Profile slow_shared_level = free_overwrites;
+  for (MemoryLevel& level : slow_shared_level.memory) {
+    if (level.name != "L1" && level.name != "L2") level.read_gbps = level.shared_gbps = 1;
+  }
+  const PlannedTiling free = planned(slow_shared_level, 2);
   CHECK(free.reuse_memory);
   CHECK(free.no_reuse_seconds >= (1 - kNoReuseMargin) * free.tiling_seconds());
   // One thread has no other core to take lines from: reuse is not weighed.

@@ -60,6 +60,7 @@ struct Job {
 struct alignas(64) Executor::Worker {
   std::mutex mutex;
   std::deque<Item> ready;
+  std::vector<uint32_t> newest;  // children of the running task bound for the newest end
 };
 
 Executor::Executor(int threads) {
@@ -182,7 +183,15 @@ void Executor::push_to(int id, const Item& item, bool oldest) {
 }
 
 void Executor::push_many(const std::vector<Item>& items) {
-  for (const Item& item : items) push_to(home_of(item), item);
+  for (auto item = items.rbegin(); item != items.rend(); ++item) push_to(home_of(*item), *item);
+}
+
+void Executor::push_newest_in_order(int id, Job* job, const std::vector<uint32_t>& tasks) {
+  {
+    std::lock_guard<std::mutex> lock(workers_[id]->mutex);
+    for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) workers_[id]->ready.push_back({job, *task});
+  }
+  queued_.fetch_add(static_cast<int64_t>(tasks.size()));
 }
 
 void Executor::wake() {
@@ -275,6 +284,8 @@ void Executor::execute(int id, Item item) {
 
     bool has_next = false;
     Item next{job, 0};
+    std::vector<uint32_t>& newest = workers_[id]->newest;
+    newest.clear();
     if (job->config.scheduler == Scheduler::kBarrier) {
       if (job->node_remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) release_node(job, job->current_node + 1);
     } else {
@@ -293,12 +304,16 @@ void Executor::execute(int id, Item item) {
               next.task = child;
               has_next = true;
               continue;
-            case tiles::policy::Placement::kOwnDeque: push_to(id, {job, child}); break;
+            case tiles::policy::Placement::kOwnDeque: newest.push_back(child); continue;
             case tiles::policy::Placement::kOwnDequeOldest: push_to(id, {job, child}, /*oldest=*/true); break;
           }
         }
         wake();
       }
+    }
+    if (!newest.empty()) {
+      push_newest_in_order(id, job, newest);
+      wake();
     }
     // The last task releases the caller, after which the job may no longer be touched.
     if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {

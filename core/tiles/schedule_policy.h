@@ -9,7 +9,10 @@ namespace tessera::tiles::policy {
 
 // The thread a task starts on when its node's tasks are released together (the graph's
 // roots; every node in barrier mode): each node's tasks are split into contiguous runs, one
-// per thread, so a thread keeps the same part of every tensor.
+// per thread, so a thread keeps the same part of every tensor. Tasks queued together go to
+// the newest end in reverse, so that a thread takes them in order: a node's tiles in the
+// order of its output, which walks its weights' panels and its tensors' rows forward, as the
+// caches' prefetchers and the GEMM's (gemm.h) guess.
 inline int home_thread(uint32_t index_in_node, uint32_t node_tasks, int threads) {
   return static_cast<int>(uint64_t{index_in_node} * static_cast<uint64_t>(threads) / node_tasks);
 }
@@ -43,8 +46,10 @@ inline bool defers_depth_first(int64_t weight_bytes) { return weight_bytes > kDe
 
 // Where a child that a finishing task made ready goes, in the order of the task's child list:
 // the first runs next on the same thread, straight away (no queue round trip); the others go
-// to the newest end of that thread's deque; a child whose node defers depth-first goes to the
-// oldest end, behind the work queued before it.
+// to the newest end of that thread's deque, once the list is done and in reverse, so that the
+// thread takes them in list order; a child whose node defers depth-first goes to the oldest
+// end as it is found, behind the work queued before it (where the thread reaches them in list
+// order too).
 enum class Placement { kContinue, kOwnDeque, kOwnDequeOldest };
 inline Placement place_ready_child(bool continuing, bool defers) {
   if (defers) return Placement::kOwnDequeOldest;
