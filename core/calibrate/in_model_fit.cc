@@ -5,63 +5,13 @@
 #include <vector>
 
 #include "core/calibrate/calibrate.h"
+#include "core/calibrate/line_fit.h"
 #include "core/calibrate/network.h"
 #include "core/plan/cost_model.h"
 
 namespace tessera::calibration {
 
 namespace {
-
-// One tile of the calibration network: its time from the rates alone, its GEMM tap blocks
-// and its measured time.
-struct Sample {
-  double predicted = 0;
-  double taps = 0;
-  double measured = 0;
-};
-
-// Weighted least squares of measured = scale * predicted + tile + tap * taps over `samples`,
-// each weighted by 1 / measured (a tile's timing noise grows with its length), by the normal
-// equations. Unweighted, the largest tiles set the setup terms that decide the smallest: a
-// 3-4 us setup per GEMM tile put PP-OCR cls's tiles of a few microseconds 60 % over on one
-// thread; weighted by 1 / measured^2 (relative error), the smallest set the scale that decides
-// the largest, and VGG-16 and BERT-base came out 20-25 % over. The terms that come out negative
-// (a negative setup would make small tiles free) or that the samples cannot tell apart are
-// dropped and the rest fitted again.
-plan::InModel fit_line(const std::vector<Sample>& samples) {
-  for (int terms = 3; terms >= 1; --terms) {
-    // x = (predicted, 1, taps) truncated to `terms`; a (terms x terms) system.
-    double a[3][3] = {}, b[3] = {};
-    for (const Sample& s : samples) {
-      if (s.measured <= 0) continue;
-      const double x[3] = {s.predicted, 1, s.taps};
-      const double weight = 1 / s.measured;
-      for (int i = 0; i < terms; ++i) {
-        b[i] += weight * x[i] * s.measured;
-        for (int j = 0; j < terms; ++j) a[i][j] += weight * x[i] * x[j];
-      }
-    }
-    double solution[3] = {0, 0, 0};
-    bool solved = true;
-    for (int col = 0; col < terms && solved; ++col) {  // Gaussian elimination, partial pivoting
-      int pivot = col;
-      for (int r = col + 1; r < terms; ++r) pivot = std::abs(a[r][col]) > std::abs(a[pivot][col]) ? r : pivot;
-      std::swap(a[col], a[pivot]);
-      std::swap(b[col], b[pivot]);
-      if (std::abs(a[col][col]) < 1e-30) solved = false;
-      for (int r = 0; r < terms && solved; ++r) {
-        if (r == col) continue;
-        const double f = a[r][col] / a[col][col];
-        for (int c = 0; c < terms; ++c) a[r][c] -= f * a[col][c];
-        b[r] -= f * b[col];
-      }
-    }
-    for (int i = 0; i < terms && solved; ++i) solution[i] = b[i] / a[i][i];
-    if (solved && solution[0] > 0 && solution[1] >= 0 && solution[2] >= 0)
-      return {solution[0], solution[1], solution[2]};
-  }
-  return {};
-}
 
 // A network and its output, ready to compile.
 struct Probe {
@@ -167,7 +117,7 @@ std::vector<Probe> calibration_networks(const Budget& budget) {
 Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Budget& budget) {
   const std::vector<Probe> probes = calibration_networks(budget);
   // Per kind, every tile, over three tilings of each network: small tiles to large.
-  std::map<std::string, std::vector<Sample>> samples;
+  std::map<std::string, std::vector<FitSample>> samples;
   double between = 0, edges = 0, tasks = 0;
   const plan::KernelBlocks blocks(profile);
   plan::Profile rates = profile;  // the rates alone, what the fit scales
