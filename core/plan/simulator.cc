@@ -78,9 +78,21 @@ class Simulation {
 
   double duration(uint32_t task) const { return tasks_[task].seconds + options_.costs.task_overhead; }
 
-  void push_home(uint32_t task) {
+  int home_of(uint32_t task) const {
     const Node& node = nodes_[node_of_[task]];
-    deques_[policy::home_thread(task - node.first, node.count, options_.threads)].push_back(task);
+    return policy::home_thread(task - node.first, node.count, options_.threads);
+  }
+  void push_home(uint32_t task) { deques_[home_of(task)].push_back(task); }
+
+  // The executor's queue_children: to `thread`'s deque, or in bulk to the home threads'.
+  void queue_children(int thread, const std::vector<uint32_t>& tasks, bool oldest) {
+    const bool bulk = policy::queued_in_bulk(static_cast<uint32_t>(tasks.size()), options_.threads);
+    if (oldest) {
+      for (uint32_t task : tasks) deques_[bulk ? home_of(task) : thread].push_front(task);
+    } else {
+      for (auto task = tasks.rbegin(); task != tasks.rend(); ++task)
+        deques_[bulk ? home_of(*task) : thread].push_back(*task);
+    }
   }
 
   void release_node(uint32_t index) {
@@ -188,6 +200,7 @@ class Simulation {
     bool continuing = false;
     uint32_t next = 0;
     newest_.clear();
+    oldest_.clear();
     if (options_.scheduler == SimScheduler::kBarrier) {
       if (--node_remaining_ == 0) release_node(current_node_ + 1);
     } else {
@@ -198,11 +211,12 @@ class Simulation {
             next = child;
             continuing = true;
             break;
-          case policy::Placement::kOwnDeque: newest_.push_back(child); break;
-          case policy::Placement::kOwnDequeOldest: deques_[thread].push_front(child); break;
+          case policy::Placement::kNewest: newest_.push_back(child); break;
+          case policy::Placement::kOldest: oldest_.push_back(child); break;
         }
       }
-      deques_[thread].insert(deques_[thread].end(), newest_.rbegin(), newest_.rend());
+      queue_children(thread, oldest_, /*oldest=*/true);
+      queue_children(thread, newest_, /*oldest=*/false);
     }
     if (continuing) {
       start(thread, next, now);
@@ -241,7 +255,7 @@ class Simulation {
   std::span<const SimTask> tasks_;
   SimOptions options_;
   std::vector<std::deque<uint32_t>> deques_;
-  std::vector<uint32_t> newest_;  // children of the finishing task bound for the newest end
+  std::vector<uint32_t> newest_, oldest_;  // children of the finishing task to queue at each end
   std::vector<bool> idle_;
   std::vector<double> idle_since_;  // when each idle thread ran out of work (0: spinning at the start)
   std::vector<uint32_t> pending_;

@@ -63,6 +63,22 @@ TEST_CASE("fork-join, dynamic: the first child continues, the idle thread steals
   CHECK(two.idle[1] == Approx(1));
 }
 
+TEST_CASE("children made ready in bulk go to their home threads, each thread taking its run in order") {
+  // root (1) -> six children (1 each): five queued, at least two per thread. Homes: 1-3 on
+  // thread 0, 4-6 on thread 1. Thread 0 continues into 1 and takes 2, 3; thread 1 takes 4, 5,
+  // 6, where left on thread 0's deque it would have stolen 6, 5, 4.
+  std::vector<SimTask> bulk = {task(0, 1, {1, 2, 3, 4, 5, 6})};
+  for (int i = 0; i < 6; ++i) bulk.push_back(task(1, 1));
+  const SimResult r = run(bulk, 2);
+  for (uint32_t t = 1; t <= 3; ++t) check_event(r, t, 0, t, t + 1);
+  for (uint32_t t = 4; t <= 6; ++t) check_event(r, t, 1, t - 3, t - 2);
+  // Deferring children go to their homes' oldest ends, taken in order too.
+  for (uint32_t t = 1; t <= 6; ++t) bulk[t].defers_depth_first = true;
+  const SimResult deferred = run(bulk, 2);
+  for (uint32_t t = 1; t <= 3; ++t) check_event(deferred, t, 0, t, t + 1);
+  for (uint32_t t = 4; t <= 6; ++t) check_event(deferred, t, 1, t - 3, t - 2);
+}
+
 TEST_CASE("a layer whose weights exceed a core's cache waits for the layer before, not band by band") {
   // root -> two bands of layer 1 -> one band of layer 2 each. Depth-first, band a of layer 2
   // runs as soon as band a of layer 1 is done, between the two bands of layer 1.

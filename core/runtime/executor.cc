@@ -60,7 +60,8 @@ struct Job {
 struct alignas(64) Executor::Worker {
   std::mutex mutex;
   std::deque<Item> ready;
-  std::vector<uint32_t> newest;  // children of the running task bound for the newest end
+  // Children of the running task to queue at the newest and the oldest end.
+  std::vector<uint32_t> newest, oldest;
 };
 
 Executor::Executor(int threads) {
@@ -186,12 +187,29 @@ void Executor::push_many(const std::vector<Item>& items) {
   for (auto item = items.rbegin(); item != items.rend(); ++item) push_to(home_of(*item), *item);
 }
 
-void Executor::push_newest_in_order(int id, Job* job, const std::vector<uint32_t>& tasks) {
-  {
-    std::lock_guard<std::mutex> lock(workers_[id]->mutex);
-    for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) workers_[id]->ready.push_back({job, *task});
+void Executor::queue_children(int id, Job* job, const std::vector<uint32_t>& tasks, bool oldest) {
+  if (tasks.empty()) return;
+  const int threads = static_cast<int>(workers_.size());
+  if (tiles::policy::queued_in_bulk(static_cast<uint32_t>(tasks.size()), threads)) {
+    // Reversed at the newest end, in order at the oldest: each thread takes its run in order.
+    if (oldest) {
+      for (uint32_t task : tasks) push_to(home_of({job, task}), {job, task}, /*oldest=*/true);
+    } else {
+      for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) push_to(home_of({job, *task}), {job, *task});
+    }
+  } else {
+    {
+      std::lock_guard<std::mutex> lock(workers_[id]->mutex);
+      std::deque<Item>& ready = workers_[id]->ready;
+      if (oldest) {
+        for (uint32_t task : tasks) ready.push_front({job, task});
+      } else {
+        for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) ready.push_back({job, *task});
+      }
+    }
+    queued_.fetch_add(static_cast<int64_t>(tasks.size()));
   }
-  queued_.fetch_add(static_cast<int64_t>(tasks.size()));
+  wake();
 }
 
 void Executor::wake() {
@@ -285,7 +303,9 @@ void Executor::execute(int id, Item item) {
     bool has_next = false;
     Item next{job, 0};
     std::vector<uint32_t>& newest = workers_[id]->newest;
+    std::vector<uint32_t>& oldest = workers_[id]->oldest;
     newest.clear();
+    oldest.clear();
     if (job->config.scheduler == Scheduler::kBarrier) {
       if (job->node_remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) release_node(job, job->current_node + 1);
     } else {
@@ -304,17 +324,15 @@ void Executor::execute(int id, Item item) {
               next.task = child;
               has_next = true;
               continue;
-            case tiles::policy::Placement::kOwnDeque: newest.push_back(child); continue;
-            case tiles::policy::Placement::kOwnDequeOldest: push_to(id, {job, child}, /*oldest=*/true); break;
+            case tiles::policy::Placement::kNewest: newest.push_back(child); continue;
+            case tiles::policy::Placement::kOldest: oldest.push_back(child); continue;
           }
         }
         wake();
       }
     }
-    if (!newest.empty()) {
-      push_newest_in_order(id, job, newest);
-      wake();
-    }
+    queue_children(id, job, oldest, /*oldest=*/true);
+    queue_children(id, job, newest, /*oldest=*/false);
     // The last task releases the caller, after which the job may no longer be touched.
     if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       job->done.store(true);  // sequentially consistent with sleepers_: a caller about to sleep sees one

@@ -84,8 +84,9 @@ class Executor {
   int home_of(const Item& item) const;
   void push_to(int id, const Item& item, bool oldest = false);  // to the newest end, or the oldest
   void push_many(const std::vector<Item>& items);               // each to its home thread
-  // Tasks of `job` to thread id's newest end, so that it takes them in order.
-  void push_newest_in_order(int id, Job* job, const std::vector<uint32_t>& tasks);
+  // Children a task on thread id made ready, to the newest or oldest end of its deque, or in
+  // bulk to their home threads (tiles::policy), so that each is taken in order.
+  void queue_children(int id, Job* job, const std::vector<uint32_t>& tasks, bool oldest);
   void wake();
   void release_node(Job* job, uint32_t node_index);  // barrier mode: all tasks of one node
 

@@ -45,15 +45,24 @@ inline constexpr int64_t kDeferWeightBytes = int64_t{2} << 20;
 inline bool defers_depth_first(int64_t weight_bytes) { return weight_bytes > kDeferWeightBytes; }
 
 // Where a child that a finishing task made ready goes, in the order of the task's child list:
-// the first runs next on the same thread, straight away (no queue round trip); the others go
-// to the newest end of that thread's deque, once the list is done and in reverse, so that the
-// thread takes them in list order; a child whose node defers depth-first goes to the oldest
-// end as it is found, behind the work queued before it (where the thread reaches them in list
-// order too).
-enum class Placement { kContinue, kOwnDeque, kOwnDequeOldest };
+// the first runs next on the same thread, straight away (no queue round trip); the others are
+// queued at the newest end once the list is done, in reverse, so that they are taken in list
+// order; a child whose node defers depth-first is queued at the oldest end, behind the work
+// queued before it, in list order (where the taking thread reaches them in list order too).
+enum class Placement { kContinue, kNewest, kOldest };
 inline Placement place_ready_child(bool continuing, bool defers) {
-  if (defers) return Placement::kOwnDequeOldest;
-  return continuing ? Placement::kOwnDeque : Placement::kContinue;
+  if (defers) return Placement::kOldest;
+  return continuing ? Placement::kNewest : Placement::kContinue;
+}
+
+// Whose deques the queued children go to: a few stay with the finishing thread (depth-first,
+// their inputs are in its cache); a bulk of at least two per thread (a layer after an
+// all-to-all boundary) goes out as a released node's tasks do, each to its home thread, so
+// that every thread walks a run of its own in order. Left to one deque, the thread that steals
+// walks from the far end, backwards through the weights' panels (BERT-base on two threads:
+// 54.6 against 51.2 ms).
+inline bool queued_in_bulk(uint32_t queued, int threads) {
+  return threads > 1 && queued >= 2 * static_cast<uint32_t>(threads);
 }
 
 }  // namespace tessera::tiles::policy
