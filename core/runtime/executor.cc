@@ -2,10 +2,11 @@
 // direct continuation into a ready child, and the barrier / shuffle baselines.
 #include "core/runtime/executor.h"
 
+#include <algorithm>
 #include <chrono>
-#include <deque>
 
 #include "core/base/check.h"
+#include "core/runtime/ready_queue.h"
 #include "core/tiles/schedule_policy.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -48,9 +49,13 @@ struct Job {
   std::byte* arena = nullptr;
   RunConfig config;
   std::unique_ptr<std::atomic<uint32_t>[]> pending;  // unfinished parents per task
-  std::atomic<uint32_t> remaining{0};                // unfinished tasks
-  std::atomic<uint32_t> node_remaining{0};           // barrier mode: of the current node
-  uint32_t current_node = 0;                         // barrier mode
+  // Per thread, room for the children a finishing task queues at each end (2 x
+  // max_children): sized per run, so that no run leaves the heap larger than it found it.
+  uint32_t max_children = 0;
+  std::unique_ptr<uint32_t[]> queued;
+  std::atomic<uint32_t> remaining{0};       // unfinished tasks
+  std::atomic<uint32_t> node_remaining{0};  // barrier mode: of the current node
+  uint32_t current_node = 0;                // barrier mode
   std::atomic<bool> done{false};
   std::span<float* const> scratch;  // one per executor thread
   std::vector<TileEvent>* events = nullptr;
@@ -59,9 +64,7 @@ struct Job {
 
 struct alignas(64) Executor::Worker {
   std::mutex mutex;
-  std::deque<Item> ready;
-  // Children of the running task to queue at the newest and the oldest end.
-  std::vector<uint32_t> newest, oldest;
+  ReadyQueue<Item> ready;
 };
 
 Executor::Executor(int threads) {
@@ -91,7 +94,11 @@ void Executor::run(const tiles::TileGraph& graph, std::byte* arena, std::span<fl
   job.config = config;
   job.events = config.trace ? events : nullptr;
   job.pending = std::make_unique<std::atomic<uint32_t>[]>(task_count);
-  for (uint32_t t = 0; t < task_count; ++t) job.pending[t].store(graph.tasks[t].parents, std::memory_order_relaxed);
+  for (uint32_t t = 0; t < task_count; ++t) {
+    job.pending[t].store(graph.tasks[t].parents, std::memory_order_relaxed);
+    job.max_children = std::max(job.max_children, graph.tasks[t].children_end - graph.tasks[t].children_begin);
+  }
+  job.queued = std::make_unique<uint32_t[]>(2 * size_t{job.max_children} * workers_.size());
   job.remaining.store(task_count);
   job.start = Clock::now();
 
@@ -187,7 +194,7 @@ void Executor::push_many(const std::vector<Item>& items) {
   for (auto item = items.rbegin(); item != items.rend(); ++item) push_to(home_of(*item), *item);
 }
 
-void Executor::queue_children(int id, Job* job, const std::vector<uint32_t>& tasks, bool oldest) {
+void Executor::queue_children(int id, Job* job, std::span<const uint32_t> tasks, bool oldest) {
   if (tasks.empty()) return;
   const int threads = static_cast<int>(workers_.size());
   if (tiles::policy::queued_in_bulk(static_cast<uint32_t>(tasks.size()), threads)) {
@@ -200,7 +207,7 @@ void Executor::queue_children(int id, Job* job, const std::vector<uint32_t>& tas
   } else {
     {
       std::lock_guard<std::mutex> lock(workers_[id]->mutex);
-      std::deque<Item>& ready = workers_[id]->ready;
+      ReadyQueue<Item>& ready = workers_[id]->ready;
       if (oldest) {
         for (uint32_t task : tasks) ready.push_front({job, task});
       } else {
@@ -236,13 +243,7 @@ bool Executor::find_work(int id, Item* item) {
     Worker& worker = *workers_[victim];
     std::lock_guard<std::mutex> lock(worker.mutex);
     if (worker.ready.empty()) return false;
-    if (end == tiles::policy::End::kNewest) {
-      *item = worker.ready.back();
-      worker.ready.pop_back();
-    } else {
-      *item = worker.ready.front();
-      worker.ready.pop_front();
-    }
+    *item = end == tiles::policy::End::kNewest ? worker.ready.pop_back() : worker.ready.pop_front();
     queued_.fetch_sub(1);
     return true;
   });
@@ -302,10 +303,9 @@ void Executor::execute(int id, Item item) {
 
     bool has_next = false;
     Item next{job, 0};
-    std::vector<uint32_t>& newest = workers_[id]->newest;
-    std::vector<uint32_t>& oldest = workers_[id]->oldest;
-    newest.clear();
-    oldest.clear();
+    uint32_t* const newest = job->queued.get() + 2 * size_t{job->max_children} * static_cast<size_t>(id);
+    uint32_t* const oldest = newest + job->max_children;
+    uint32_t newest_count = 0, oldest_count = 0;
     if (job->config.scheduler == Scheduler::kBarrier) {
       if (job->node_remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) release_node(job, job->current_node + 1);
     } else {
@@ -324,15 +324,15 @@ void Executor::execute(int id, Item item) {
               next.task = child;
               has_next = true;
               continue;
-            case tiles::policy::Placement::kNewest: newest.push_back(child); continue;
-            case tiles::policy::Placement::kOldest: oldest.push_back(child); continue;
+            case tiles::policy::Placement::kNewest: newest[newest_count++] = child; continue;
+            case tiles::policy::Placement::kOldest: oldest[oldest_count++] = child; continue;
           }
         }
         wake();
       }
     }
-    queue_children(id, job, oldest, /*oldest=*/true);
-    queue_children(id, job, newest, /*oldest=*/false);
+    queue_children(id, job, {oldest, oldest_count}, /*oldest=*/true);
+    queue_children(id, job, {newest, newest_count}, /*oldest=*/false);
     // The last task releases the caller, after which the job may no longer be touched.
     if (job->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
       job->done.store(true);  // sequentially consistent with sleepers_: a caller about to sleep sees one

@@ -86,7 +86,7 @@ class Executor {
   void push_many(const std::vector<Item>& items);               // each to its home thread
   // Children a task on thread id made ready, to the newest or oldest end of its deque, or in
   // bulk to their home threads (tiles::policy), so that each is taken in order.
-  void queue_children(int id, Job* job, const std::vector<uint32_t>& tasks, bool oldest);
+  void queue_children(int id, Job* job, std::span<const uint32_t> tasks, bool oldest);
   void wake();
   void release_node(Job* job, uint32_t node_index);  // barrier mode: all tasks of one node
 
