@@ -84,15 +84,11 @@ class Simulation {
   }
   void push_home(uint32_t task) { deques_[home_of(task)].push_back(task); }
 
-  // The executor's queue_children: to `thread`'s deque, or in bulk to the home threads'.
-  void queue_children(int thread, const std::vector<uint32_t>& tasks, bool oldest) {
-    const bool bulk = policy::queued_in_bulk(static_cast<uint32_t>(tasks.size()), options_.threads);
-    if (oldest) {
-      for (uint32_t task : tasks) deques_[bulk ? home_of(task) : thread].push_front(task);
-    } else {
-      for (auto task = tasks.rbegin(); task != tasks.rend(); ++task)
-        deques_[bulk ? home_of(*task) : thread].push_back(*task);
-    }
+  // The executor's queue_children.
+  void queue_children(int thread, std::span<const uint32_t> tasks, bool oldest) {
+    policy::queue_ready_children(
+        tasks, oldest, thread, options_.threads, [&](uint32_t task) { return home_of(task); },
+        [&](uint32_t task, int to) { oldest ? deques_[to].push_front(task) : deques_[to].push_back(task); });
   }
 
   void release_node(uint32_t index) {

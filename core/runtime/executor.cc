@@ -196,26 +196,14 @@ void Executor::push_many(const std::vector<Item>& items) {
 
 void Executor::queue_children(int id, Job* job, std::span<const uint32_t> tasks, bool oldest) {
   if (tasks.empty()) return;
-  const int threads = static_cast<int>(workers_.size());
-  if (tiles::policy::queued_in_bulk(static_cast<uint32_t>(tasks.size()), threads)) {
-    // Reversed at the newest end, in order at the oldest: each thread takes its run in order.
-    if (oldest) {
-      for (uint32_t task : tasks) push_to(home_of({job, task}), {job, task}, /*oldest=*/true);
-    } else {
-      for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) push_to(home_of({job, *task}), {job, *task});
-    }
-  } else {
-    {
-      std::lock_guard<std::mutex> lock(workers_[id]->mutex);
-      ReadyQueue<Item>& ready = workers_[id]->ready;
-      if (oldest) {
-        for (uint32_t task : tasks) ready.push_front({job, task});
-      } else {
-        for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) ready.push_back({job, *task});
-      }
-    }
-    queued_.fetch_add(static_cast<int64_t>(tasks.size()));
-  }
+  tiles::policy::queue_ready_children(
+      tasks, oldest, id, static_cast<int>(workers_.size()),
+      [&](uint32_t task) {
+        return home_of({job, task});
+      },
+      [&](uint32_t task, int thread) {
+        push_to(thread, {job, task}, oldest);
+      });
   wake();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace tessera::tiles::policy {
 
@@ -63,6 +64,23 @@ inline Placement place_ready_child(bool continuing, bool defers) {
 // 54.6 against 51.2 ms).
 inline bool queued_in_bulk(uint32_t queued, int threads) {
   return threads > 1 && queued >= 2 * static_cast<uint32_t>(threads);
+}
+
+// Queues the children thread `thread` placed at one end (`oldest`: the kOldest ones, else the
+// kNewest ones), as the executor does and the simulator replays: `push(task, to)` puts a task
+// at that end of thread `to`'s deque, the finishing thread's or, in bulk, its home's
+// (`home(task)`). Reversed at the newest end and as listed at the oldest, so that whichever
+// thread takes them takes them in list order.
+template <class Home, class Push>
+void queue_ready_children(std::span<const uint32_t> tasks, bool oldest, int thread, int threads, Home&& home,
+                          Push&& push) {
+  const bool bulk = queued_in_bulk(static_cast<uint32_t>(tasks.size()), threads);
+  const auto queue = [&](uint32_t task) { push(task, bulk ? home(task) : thread); };
+  if (oldest) {
+    for (const uint32_t task : tasks) queue(task);
+  } else {
+    for (auto task = tasks.rbegin(); task != tasks.rend(); ++task) queue(*task);
+  }
 }
 
 }  // namespace tessera::tiles::policy
