@@ -70,6 +70,38 @@ TEST_CASE("release_pages gives back the whole pages inside its range; the bytes 
   CHECK(std::memcmp(heap.data(), bytes.data(), bytes.size()) == 0);
 }
 
+// Whether any mapping of this process holds `address` (from /proc/self/maps).
+bool mapped_address(const void* address) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  const auto at = reinterpret_cast<uintptr_t>(address);
+  while (std::getline(maps, line)) {
+    unsigned long begin = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &begin, &end) == 2 && begin <= at && at < end) return true;
+  }
+  return false;
+}
+
+TEST_CASE("large blocks take pages of their own, given back to the OS when freed") {
+  const size_t huge = size_t{2} << 20;
+  for (const size_t bytes : {size_t{256} << 10, 3 * huge + 100}) {
+    INFO(bytes << " bytes");
+    const std::byte* last = nullptr;
+    {
+      AlignedBuffer block = AlignedBuffer::allocate(bytes);
+      REQUIRE(block.data() != nullptr);
+      CHECK(!block.mapped());  // not a file: release_pages keeps its bytes
+      CHECK(reinterpret_cast<uintptr_t>(block.data()) % (bytes >= huge ? huge : kPage) == 0);
+      std::memset(block.data(), 0x5a, bytes);
+      block.release_pages(block.data(), bytes);
+      CHECK(static_cast<uint8_t>(block.data()[bytes - 1]) == 0x5a);
+      last = block.data() + bytes - 1;
+      CHECK(mapped_address(last));
+    }
+    CHECK(!mapped_address(last));
+  }
+}
+
 // 8 MiB of Gemm weights (B transposed: given back as packed) and 4 MiB of MatMul weights (B as
 // is: given back once the node is bound), with a bias read into the packed panels; written as
 // NAME.json and NAME.bin in the test's directory, whose path is returned.

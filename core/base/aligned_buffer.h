@@ -1,6 +1,7 @@
 // AlignedBuffer: an owned, 64-byte aligned block of bytes (cache line and zmm aligned): heap
-// memory, or a read-only mapping of a file, whose pages the OS reads when touched and may drop
-// again (release_pages), so weights already packed need not stay resident.
+// memory, pages of its own (large blocks, natively), or a read-only mapping of a file, whose
+// pages the OS reads when touched and may drop again (release_pages), so weights already
+// packed need not stay resident.
 #pragma once
 
 #include <cstddef>
@@ -30,22 +31,22 @@ class AlignedBuffer {
   AlignedBuffer(AlignedBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
-        mapped_(std::exchange(other.mapped_, false)) {}
+        memory_(std::exchange(other.memory_, Memory::kHeap)) {}
   AlignedBuffer& operator=(AlignedBuffer&& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);
-    std::swap(mapped_, other.mapped_);
+    std::swap(memory_, other.memory_);
     return *this;
   }
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-  ~AlignedBuffer() { mapped_ ? unmap() : std::free(data_); }
+  ~AlignedBuffer() { memory_ == Memory::kHeap ? std::free(data_) : unmap(); }
 
   // Drops the resident pages lying wholly inside [begin, begin + bytes) of a mapped file; the
-  // bytes stay readable (the OS reads them from the file again when touched). Heap memory,
-  // and bytes outside the buffer, are left as they are.
+  // bytes stay readable (the OS reads them from the file again when touched). Memory of any
+  // other kind, and bytes outside the buffer, are left as they are.
   void release_pages(const void* begin, size_t bytes) const;
-  bool mapped() const { return mapped_; }
+  bool mapped() const { return memory_ == Memory::kFile; }
 
   std::byte* data() { return data_; }
   const std::byte* data() const { return data_; }
@@ -60,11 +61,14 @@ class AlignedBuffer {
   }
 
  private:
+  // Where the bytes live: the C heap, a file mapping, or pages mapped for this buffer alone.
+  enum class Memory : uint8_t { kHeap, kFile, kPages };
+
   void unmap();
 
   std::byte* data_ = nullptr;
   size_t size_ = 0;
-  bool mapped_ = false;
+  Memory memory_ = Memory::kHeap;
 };
 
 }  // namespace tessera

@@ -25,8 +25,7 @@ class DepthwiseConvKernel final : public ConvKernelBase {
     const PackKey key =
         pack_key("dwconv", {weights.data, weights.scale}, {static_cast<double>(g_.out_c), static_cast<double>(taps)});
     packed_ = packed_weights(args, key, g_.out_c * taps, [&](float* dst) {
-      std::vector<float> scaled;
-      kernels::pack_dwconv_weights(g_.out_c, taps, weights.scaled(scaled), dst);
+      kernels::pack_dwconv_weights(g_.out_c, taps, weights.data, weights.scale, dst);
     });
     if (!valid()) return;
     bias_.assign(g_.out_c, 0.0f);
@@ -82,13 +81,11 @@ class IgemmConvKernel final : public ConvKernelBase {
                  {static_cast<double>(gemm_.nr), static_cast<double>(g_.group), static_cast<double>(g_.out_per_group),
                   static_cast<double>(g_.in_per_group), static_cast<double>(taps_)});
     packed_ = packed_weights(args, key, group_floats_ * g_.group, [&](float* dst) {
-      std::vector<float> scaled;
-      const float* w = weights.scaled(scaled);
       for (int64_t grp = 0; grp < g_.group; ++grp) {
         const int64_t first = grp * g_.out_per_group;
-        kernels::pack_conv_weights(gemm_.nr, g_.out_per_group, g_.in_per_group, taps_,
-                                   w + first * g_.in_per_group * taps_, bias ? bias + first : nullptr,
-                                   dst + grp * group_floats_);
+        kernels::pack_conv_weights(
+            gemm_.nr, g_.out_per_group, g_.in_per_group, taps_, weights.data + first * g_.in_per_group * taps_,
+            weights.scale ? weights.scale + first : nullptr, bias ? bias + first : nullptr, dst + grp * group_floats_);
       }
     });
     if (!valid()) return;

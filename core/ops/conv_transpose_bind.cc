@@ -82,8 +82,6 @@ class PhaseGemmConvTransposeKernel final : public GemmConvTransposeKernel {
                   static_cast<double>(a.stride_h), static_cast<double>(a.stride_w), static_cast<double>(a.dilation_h),
                   static_cast<double>(a.dilation_w)});
     packed_ = packed_weights(args, key, group_floats_ * a.group, [&](float* dst) {
-      std::vector<float> scaled;
-      const float* weights = source.scaled(scaled);
       std::vector<float> matrix;
       for (int64_t g = 0; g < a.group; ++g) {
         for (int64_t ph = 0; ph < a.stride_h; ++ph) {
@@ -96,7 +94,7 @@ class PhaseGemmConvTransposeKernel final : public GemmConvTransposeKernel {
                 for (int64_t c = 0; c < cg_; ++c) {
                   for (int64_t j = 0; j < mg_; ++j) {
                     matrix[(t * cg_ + c) * mg_ + j] =
-                        weights[(((g * cg_ + c) * mg_ + j) * a.kernel_h + kh) * a.kernel_w + kw];
+                        source.scaled_at((((g * cg_ + c) * mg_ + j) * a.kernel_h + kh) * a.kernel_w + kw, g * mg_ + j);
                   }
                 }
                 ++t;
@@ -217,8 +215,6 @@ class PixelGemmConvTransposeKernel final : public GemmConvTransposeKernel {
                   static_cast<double>(a.kernel_h), static_cast<double>(a.kernel_w)});
     const size_t floats = kernels::packed_gemm_weights_floats(gemm_.nr, in_c_, 1, columns_);
     packed_ = packed_weights(args, key, floats, [&](float* dst) {
-      std::vector<float> scaled;
-      const float* weights = source.scaled(scaled);
       // Row c, column (kh, kw, j): W[c][j][kh][kw]; each column's bias is its channel's.
       std::vector<float> matrix(static_cast<size_t>(in_c_ * columns_));
       std::vector<float> biases(static_cast<size_t>(columns_), 0.0f);
@@ -227,7 +223,8 @@ class PixelGemmConvTransposeKernel final : public GemmConvTransposeKernel {
           for (int64_t kw = 0; kw < a.kernel_w; ++kw) {
             for (int64_t j = 0; j < out_c_; ++j) {
               const int64_t column = (kh * a.kernel_w + kw) * out_c_ + j;
-              matrix[c * columns_ + column] = weights[((c * out_c_ + j) * a.kernel_h + kh) * a.kernel_w + kw];
+              matrix[c * columns_ + column] =
+                  source.scaled_at(((c * out_c_ + j) * a.kernel_h + kh) * a.kernel_w + kw, j);
               if (bias) biases[column] = bias[j];
             }
           }

@@ -1,6 +1,7 @@
 // A convolution's weights as its kernels pack them: the initializer, times a per-output-
-// channel scale when an affine (a batch norm) was folded into the convolution. The scaled
-// weights exist only while they are packed, so a model's weights are never held twice.
+// channel scale when an affine (a batch norm) was folded into the convolution. Packing
+// multiplies each weight as it copies it, so a model's weights are never held twice, not even
+// one layer's while it is packed.
 #pragma once
 
 #include <vector>
@@ -16,8 +17,12 @@ struct ConvWeights {
   int64_t group = 1;
   bool transposed = false;
 
-  // The weights as the convolution computes with them: each element times the scale of its
-  // output channel (one float multiply), held in `storage`; `data` itself without a scale.
+  // Element i, of output channel `channel`, as the convolution computes with it: times the
+  // channel's scale (one float multiply).
+  float scaled_at(int64_t i, int64_t channel) const { return scale != nullptr ? data[i] * scale[channel] : data[i]; }
+
+  // Every element scaled so, held in `storage` (`data` itself without a scale): for the
+  // reference kernels, which compute from the layout as given.
   const float* scaled(std::vector<float>& storage) const;
 };
 

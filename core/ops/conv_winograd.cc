@@ -33,8 +33,7 @@ class WinogradConvKernel final : public ConvKernelBase {
         pack_key("winograd_conv", {weights.data, weights.scale},
                  {static_cast<double>(gemm_.nr), static_cast<double>(g_.out_c), static_cast<double>(g_.in_c)});
     packed_ = packed_weights(args, key, kWinogradPoints * point_floats_, [&](float* dst) {
-      std::vector<float> scaled;
-      kernels::pack_winograd_weights(gemm_.nr, g_.out_c, g_.in_c, weights.scaled(scaled), dst);
+      kernels::pack_winograd_weights(gemm_.nr, g_.out_c, g_.in_c, weights.data, weights.scale, dst);
     });
     bias_.assign(g_.out_c, 0.0f);
     if (bias) std::copy(bias, bias + g_.out_c, bias_.begin());

@@ -33,9 +33,12 @@ const DwConvKernel& best_dwconv_kernel(Isa max_isa) {
   return kDwConvKernels[std::size(kDwConvKernels) - 1];  // scalar runs everywhere
 }
 
-void pack_dwconv_weights(size_t channels, size_t kernel_taps, const float* w, float* packed) {
+void pack_dwconv_weights(size_t channels, size_t kernel_taps, const float* w, const float* scale, float* packed) {
   for (size_t tap = 0; tap < kernel_taps; ++tap) {
-    for (size_t c = 0; c < channels; ++c) packed[tap * channels + c] = w[c * kernel_taps + tap];
+    for (size_t c = 0; c < channels; ++c) {
+      const float weight = w[c * kernel_taps + tap];
+      packed[tap * channels + c] = scale != nullptr ? weight * scale[c] : weight;
+    }
   }
 }
 

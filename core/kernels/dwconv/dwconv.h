@@ -41,7 +41,8 @@ std::span<const DwConvKernel> dwconv_kernels();
 // The first kernel of dwconv_kernels() whose ISA is supported and not above `max_isa`.
 const DwConvKernel& best_dwconv_kernel(Isa max_isa);
 
-// w is [C, 1, KH, KW] (ONNX); packed is [KH * KW][C], kernel_taps = KH * KW.
-void pack_dwconv_weights(size_t channels, size_t kernel_taps, const float* w, float* packed);
+// w is [C, 1, KH, KW] (ONNX); packed is [KH * KW][C], kernel_taps = KH * KW; each weight
+// times its channel's `scale` (null: none).
+void pack_dwconv_weights(size_t channels, size_t kernel_taps, const float* w, const float* scale, float* packed);
 
 }  // namespace tessera::kernels

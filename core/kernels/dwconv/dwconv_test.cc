@@ -166,16 +166,21 @@ TEST_CASE("dwconv results are bitwise identical whatever the row and channel spl
   }
 }
 
-TEST_CASE("pack_dwconv_weights transposes [C,1,KH,KW] to [KH*KW][C]") {
+TEST_CASE("pack_dwconv_weights transposes [C,1,KH,KW] to [KH*KW][C], scaled per channel") {
   std::mt19937 rng(kSeed);
   const size_t channels = 17, taps = 9;
   const std::vector<float> w = random_floats(channels * taps, rng);
-  std::vector<float> packed(channels * taps + 1, kCanary);
-  pack_dwconv_weights(channels, taps, w.data(), packed.data());
-  for (size_t tap = 0; tap < taps; ++tap) {
-    for (size_t c = 0; c < channels; ++c) REQUIRE(packed[tap * channels + c] == w[c * taps + tap]);
+  const std::vector<float> scale = random_floats(channels, rng);
+  for (const bool scaled : {false, true}) {
+    std::vector<float> packed(channels * taps + 1, kCanary);
+    pack_dwconv_weights(channels, taps, w.data(), scaled ? scale.data() : nullptr, packed.data());
+    for (size_t tap = 0; tap < taps; ++tap) {
+      for (size_t c = 0; c < channels; ++c) {
+        REQUIRE(packed[tap * channels + c] == (scaled ? w[c * taps + tap] * scale[c] : w[c * taps + tap]));
+      }
+    }
+    REQUIRE(packed.back() == kCanary);
   }
-  REQUIRE(packed.back() == kCanary);
 }
 
 TEST_CASE("best_dwconv_kernel respects the ISA cap") {

@@ -94,8 +94,8 @@ void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, s
   }
 }
 
-void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w, const float* bias,
-                       float* packed) {
+void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w, const float* scale,
+                       const float* bias, float* packed) {
   TESSERA_CHECK(nr > 0 && nr <= 1024);
   const size_t width = static_cast<size_t>(nr);
   for (size_t j0 = 0; j0 < cout; j0 += width) {
@@ -108,7 +108,12 @@ void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, cons
         float* out = panel + width * (1 + tap * cin + ci);
         for (size_t j = 0; j < width; ++j) {
           const size_t co = j0 + j;
-          out[j] = co < cout ? w[(co * cin + ci) * kernel_taps + tap] : 0.0f;
+          if (co >= cout) {
+            out[j] = 0.0f;
+          } else {
+            const float weight = w[(co * cin + ci) * kernel_taps + tap];
+            out[j] = scale != nullptr ? weight * scale[co] : weight;
+          }
         }
       }
     }

@@ -96,9 +96,11 @@ void pack_gemm_weights(int nr, size_t kc, size_t ks, size_t n, const float* b, s
                        const float* bias, float* packed);
 
 // Conv weights [Cout, Cin, KH, KW] of one group (cout columns starting at w) packed with
-// k = (kh * KW + kw) * Cin + cin, the tap-major order the IGEMM's row pointers follow.
-void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w, const float* bias,
-                       float* packed);
+// k = (kh * KW + kw) * Cin + cin, the tap-major order the IGEMM's row pointers follow. Each
+// weight is multiplied by its output channel's `scale` (a folded batch norm; null: none) as it
+// is copied, so the scaled weights never exist whole.
+void pack_conv_weights(int nr, size_t cout, size_t cin, size_t kernel_taps, const float* w, const float* scale,
+                       const float* bias, float* packed);
 
 // Offset in floats of panel p within packed weights.
 inline size_t packed_gemm_panel_offset(int nr, size_t kc, size_t ks, size_t panel) {

@@ -341,20 +341,25 @@ TEST_CASE("pack_gemm_weights lays out [K,N] and transposed [N,K] matrices in NR 
   }
 }
 
-TEST_CASE("pack_conv_weights orders [Cout,Cin,KH,KW] tap-major for the IGEMM") {
+TEST_CASE("pack_conv_weights orders [Cout,Cin,KH,KW] tap-major for the IGEMM, scaled per output channel") {
   std::mt19937 rng(kSeed);
   const size_t cin = 5, taps = 9;
   for (int nr : {8, 32}) {
     for (size_t cout : {3, 8, 33}) {
       const std::vector<float> w = random_floats(cout * cin * taps, rng);
+      const std::vector<float> scale = random_floats(cout, rng);
       const std::vector<float> bias = random_floats(cout, rng);
-      std::vector<float> packed(packed_gemm_weights_floats(nr, cin, taps, cout) + 1, kCanary);
-      pack_conv_weights(nr, cout, cin, taps, w.data(), bias.data(), packed.data());
-      REQUIRE(packed.back() == kCanary);
-      check_packed_layout(nr, cin, taps, cout, packed, bias.data(), [&](size_t k, size_t co) {
-        const size_t tap = k / cin, ci = k % cin;
-        return w[(co * cin + ci) * taps + tap];
-      });
+      for (const bool scaled : {false, true}) {
+        INFO("nr " << nr << " cout " << cout << " scaled " << scaled);
+        std::vector<float> packed(packed_gemm_weights_floats(nr, cin, taps, cout) + 1, kCanary);
+        pack_conv_weights(nr, cout, cin, taps, w.data(), scaled ? scale.data() : nullptr, bias.data(), packed.data());
+        REQUIRE(packed.back() == kCanary);
+        check_packed_layout(nr, cin, taps, cout, packed, bias.data(), [&](size_t k, size_t co) {
+          const size_t tap = k / cin, ci = k % cin;
+          const float weight = w[(co * cin + ci) * taps + tap];
+          return scaled ? weight * scale[co] : weight;
+        });
+      }
     }
   }
 }

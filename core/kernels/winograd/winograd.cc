@@ -44,13 +44,15 @@ size_t winograd_row_floats(size_t channels) {
   return row;
 }
 
-void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, float* packed) {
+void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, const float* scale, float* packed) {
   const size_t point_floats = packed_gemm_weights_floats(nr, cin, 1, cout);
   std::fill_n(packed, kWinogradPoints * point_floats, 0.0f);  // zero biases and padded columns
   for (size_t oc = 0; oc < cout; ++oc) {
     const size_t panel = packed_gemm_panel_offset(nr, cin, 1, oc / nr) + nr + oc % nr;
     for (size_t ic = 0; ic < cin; ++ic) {
-      const float* g = w + (oc * cin + ic) * 9;
+      float g[9];
+      for (int k = 0; k < 9; ++k)
+        g[k] = scale != nullptr ? w[(oc * cin + ic) * 9 + k] * scale[oc] : w[(oc * cin + ic) * 9 + k];
       double gt[6][3];  // G g
       for (int i = 0; i < 6; ++i) {
         for (int j = 0; j < 3; ++j) {

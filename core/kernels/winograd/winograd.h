@@ -53,8 +53,9 @@ size_t winograd_row_floats(size_t channels);
 // biases, depth cin) per point.
 size_t packed_winograd_weights_floats(int nr, size_t cin, size_t cout);
 
-// Transforms 3x3 weights [cout, cin, 3, 3] (computed in double, rounded once) and packs U[xi],
-// a cin x cout matrix, as GEMM panels of width nr at packed + xi * (the floats of one point).
-void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, float* packed);
+// Transforms 3x3 weights [cout, cin, 3, 3], each times its output channel's `scale` (null:
+// none), in double, rounded once, and packs U[xi], a cin x cout matrix, as GEMM panels of
+// width nr at packed + xi * (the floats of one point).
+void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, const float* scale, float* packed);
 
 }  // namespace tessera::kernels

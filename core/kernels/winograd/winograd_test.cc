@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -87,7 +88,7 @@ TEST_CASE("packed Winograd weights, the transforms and per-point sums compute a 
     const int nr = best_gemm_kernel(k.isa).nr;
     const size_t point_floats = packed_winograd_weights_floats(nr, cin, cout) / kWinogradPoints;
     std::vector<float> packed(packed_winograd_weights_floats(nr, cin, cout));
-    pack_winograd_weights(nr, cout, cin, w.data(), packed.data());
+    pack_winograd_weights(nr, cout, cin, w.data(), nullptr, packed.data());
     std::vector<const float*> in(kWinogradPoints);
     for (int i = 0; i < kWinogradPoints; ++i) in[i] = x.data() + i * cin;
     std::vector<float> v(kWinogradPoints * cin), m(kWinogradPoints * cout);
@@ -117,6 +118,21 @@ TEST_CASE("packed Winograd weights, the transforms and per-point sums compute a 
       }
     }
   }
+}
+
+TEST_CASE("Winograd weights packed with a per-channel scale are those of the scaled weights, bit for bit") {
+  std::mt19937 rng(4111);
+  const size_t cin = 3, cout = 19;
+  const int nr = 16;
+  const std::vector<float> w = random_floats(cout * cin * 9, rng);
+  const std::vector<float> scale = random_floats(cout, rng);
+  std::vector<float> scaled(w.size());
+  for (size_t i = 0; i < w.size(); ++i) scaled[i] = w[i] * scale[i / (cin * 9)];
+  std::vector<float> packed(packed_winograd_weights_floats(nr, cin, cout));
+  std::vector<float> want(packed.size());
+  pack_winograd_weights(nr, cout, cin, w.data(), scale.data(), packed.data());
+  pack_winograd_weights(nr, cout, cin, scaled.data(), nullptr, want.data());
+  REQUIRE(std::memcmp(packed.data(), want.data(), sizeof(float) * packed.size()) == 0);
 }
 
 }  // namespace
