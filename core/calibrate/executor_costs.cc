@@ -90,7 +90,8 @@ double time_runs(runtime::Executor& executor, const tiles::TileGraph& graph, dou
 plan::ExecutorCosts measure_executor(int threads, const Budget& budget) {
   plan::ExecutorCosts costs;
   std::vector<double> spins;
-  for (int i = 0; i < 21; ++i) spins.push_back(runtime::Executor::idle_spin_seconds());
+  runtime::Executor idle(1);
+  for (int i = 0; i < 21; ++i) spins.push_back(idle.idle_spin_seconds());
   std::nth_element(spins.begin(), spins.begin() + 10, spins.end());
   costs.spin = spins[10];
   const double seconds = budget.point();

@@ -59,7 +59,8 @@ class Executor {
 
   // Seconds an idle thread spins looking for work before it sleeps, on this machine: the
   // spin loop timed (what the cost model needs to know when a hand-over also pays a wake-up).
-  static double idle_spin_seconds();
+  // Call it while nothing runs: 0 if it found work.
+  double idle_spin_seconds();
 
   // Runs every task of `graph` over `arena` (graph.arena_bytes, 64-byte aligned) and
   // returns when all have finished. `scratch[i]` is thread i's scratch space of at least
