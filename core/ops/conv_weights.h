@@ -1,7 +1,6 @@
 // A convolution's weights as its kernels pack them: the initializer, times a per-output-
 // channel scale when an affine (a batch norm) was folded into the convolution. Packing
-// multiplies each weight as it copies it, so a model's weights are never held twice, not even
-// one layer's while it is packed.
+// multiplies each weight as it copies it: no scaled copy of a layer's weights is made.
 #pragma once
 
 #include <vector>

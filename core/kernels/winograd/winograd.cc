@@ -50,9 +50,9 @@ void pack_winograd_weights(int nr, size_t cout, size_t cin, const float* w, cons
   for (size_t oc = 0; oc < cout; ++oc) {
     const size_t panel = packed_gemm_panel_offset(nr, cin, 1, oc / nr) + nr + oc % nr;
     for (size_t ic = 0; ic < cin; ++ic) {
-      float g[9];
-      for (int k = 0; k < 9; ++k)
-        g[k] = scale != nullptr ? w[(oc * cin + ic) * 9 + k] * scale[oc] : w[(oc * cin + ic) * 9 + k];
+      const float* filter = w + (oc * cin + ic) * 9;
+      float g[9];  // as the convolution computes with it
+      for (int k = 0; k < 9; ++k) g[k] = scale != nullptr ? filter[k] * scale[oc] : filter[k];
       double gt[6][3];  // G g
       for (int i = 0; i < 6; ++i) {
         for (int j = 0; j < 3; ++j) {
