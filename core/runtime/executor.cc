@@ -196,14 +196,26 @@ void Executor::push_many(const std::vector<Item>& items) {
 
 void Executor::queue_children(int id, Job* job, std::span<const uint32_t> tasks, bool oldest) {
   if (tasks.empty()) return;
+  // Consecutive pushes to one deque share its lock (all of them, unless the children go out in
+  // bulk), and the count of queued items moves once. One lock at a time: never two held.
+  std::unique_lock<std::mutex> held;
+  int locked = -1;
   tiles::policy::queue_ready_children(
       tasks, oldest, id, static_cast<int>(workers_.size()),
       [&](uint32_t task) {
         return home_of({job, task});
       },
       [&](uint32_t task, int thread) {
-        push_to(thread, {job, task}, oldest);
+        if (thread != locked) {
+          if (held) held.unlock();
+          held = std::unique_lock<std::mutex>(workers_[thread]->mutex);
+          locked = thread;
+        }
+        ReadyQueue<Item>& ready = workers_[thread]->ready;
+        oldest ? ready.push_front({job, task}) : ready.push_back({job, task});
       });
+  held.unlock();
+  queued_.fetch_add(static_cast<int64_t>(tasks.size()));
   wake();
 }
 
