@@ -109,7 +109,8 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
   const int64_t cin_per_group = s.inputs[0][1] / a.group;
   const double outputs = static_cast<double>(out.element_count());
   const double flops = 2.0 * outputs * static_cast<double>(cin_per_group * a.kernel_h * a.kernel_w);
-  double bytes = 4 * outputs;
+  // The outputs, and a fused residual read where they go.
+  double bytes = (a.epilogue.residual_input >= 0 ? 8 : 4) * outputs;
   if (auto in = footprint(a, s, out, 0)) {
     // A window smaller than its stride (a 1x1 convolution of stride 2) skips rows and columns
     // of its footprint: count those it reads.

@@ -166,6 +166,10 @@ TEST_CASE("a convolution's cost counts the input rows and columns its windows re
   a.pad_top = a.pad_left = a.pad_bottom = a.pad_right = 1;
   const ops::OpShapes t{{{1, 64, 28, 28}, {32, 64, 3, 3}}, {1, 32, 14, 14}};
   CHECK(ops::cost(a, t, out).bytes == 4 * (outputs + 64 * 28 * 28 + 9 * weights));
+  // A fused residual is read where the outputs go.
+  a.epilogue.residual_input = 3;
+  const ops::OpShapes r{{{1, 64, 28, 28}, {32, 64, 3, 3}, {32}, {1, 32, 14, 14}}, {1, 32, 14, 14}};
+  CHECK(ops::cost(a, r, out).bytes == 4 * (2 * outputs + 64 * 28 * 28 + 9 * weights));
 }
 
 TEST_CASE("a depthwise convolution's cost counts the taps inside the image, as its kernel computes them") {

@@ -182,7 +182,8 @@ OpCost cost(const ConvTransposeAttrs& a, const OpShapes& s, const Region& out) {
   // On average an output meets kernel / stride taps per axis.
   const double taps = static_cast<double>(a.kernel_h * a.kernel_w) / static_cast<double>(a.stride_h * a.stride_w);
   const double flops = 2.0 * outputs * static_cast<double>(cin_per_group) * taps;
-  double bytes = 4 * outputs;
+  // The outputs, and a fused residual read where they go.
+  double bytes = (a.epilogue.residual_input >= 0 ? 8 : 4) * outputs;
   if (auto in = footprint(a, s, out, 0)) bytes += 4.0 * in->element_count();
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);

@@ -133,8 +133,12 @@ OpCost cost(const MatMulAttrs& a, const OpShapes& s, const Region& out) {
   const MatMulDims d = matmul_dims(a, s);
   const double outputs = static_cast<double>(out.element_count());
   double bytes = 4 * outputs;
-  // Inputs 0 and 1 are A and B: a bias or a fused residual comes after them.
+  // Inputs 0 and 1 are A and B; a bias or a fused residual comes after them (the residual
+  // is read where the outputs go).
   for (int i = 0; i < 2; ++i) bytes += 4.0 * operand_footprint(a, d, s.inputs[i], out, i).element_count();
+  if (a.epilogue.residual_input >= 0) {
+    bytes += 4.0 * broadcast_footprint(s.inputs[a.epilogue.residual_input], s.output, out).element_count();
+  }
   const int64_t rows = d.m_dim >= 0 ? out.extent(d.m_dim) : 1;
   const int64_t columns = d.n_dim >= 0 ? out.extent(d.n_dim) : 1;
   return {2.0 * outputs * static_cast<double>(d.k),

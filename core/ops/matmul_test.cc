@@ -2,6 +2,7 @@
 // beta and every C shape, constant and run-time B, fused bias / residual / scale / GELU.
 #include <catch2/catch.hpp>
 
+#include "core/ops/matmul.h"
 #include "tests/support/engine_check.h"
 
 namespace tessera::testing {
@@ -75,6 +76,17 @@ TEST_CASE("matmul fuses bias, residual, scale and activation like a transformer 
     CHECK(n.op != "Add");  // every Add was absorbed
     CHECK(n.op != "Div");
   }
+}
+
+TEST_CASE("a matmul's cost counts A's rows and B's columns its tile reads, and a fused residual") {
+  ops::MatMulAttrs a;
+  const ops::OpShapes s{{{64, 128}, {128, 32}, {64, 32}}, {64, 32}};
+  ops::Region rows = ops::Region::whole(s.output);
+  rows.end[0] = 16;
+  const double outputs = 16 * 32, a_rows = 16 * 128, b = 128 * 32;
+  CHECK(ops::cost(a, s, rows).bytes == 4 * (outputs + a_rows + b));
+  a.epilogue.residual_input = 2;
+  CHECK(ops::cost(a, s, rows).bytes == 4 * (2 * outputs + a_rows + b));
 }
 
 TEST_CASE("a GELU spelled out with Erf (PyTorch before opset 20) fuses into the matmul") {

@@ -282,6 +282,36 @@ TEST_CASE("dear tiles merge: with a millisecond per tile on one thread, every no
   }
 }
 
+TEST_CASE("tiles stay within half a core's own cache where the start plan's do, however dear tiles are") {
+  // The dear tiles above, on a core whose own cache holds 384 KiB: the 40 x 40 convolutions
+  // read and write over 192 KB and stay split; the 1x1 one at 20 x 20 (150 KB) merges.
+  const graph::Graph g = residual_cnn();
+  Profile small_cache = profile_with_tile_cost(1e-3);
+  for (MemoryLevel& level : small_cache.memory) {
+    if (level.name == "L2") level.bytes = 384 << 10;
+  }
+  TilingSearchOptions options;
+  options.threads = 1;
+  const tiles::TilingPlan start = default_tiling(g, {1, 1e5});
+  auto found = search_tiling(g, small_cache, start, options);
+  REQUIRE(found.ok());
+  int split = 0, merged = 0;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].op != "Conv") continue;
+    INFO(g.nodes[n].name);
+    if (g.tensors[g.nodes[n].output].shape[2] == 40) {
+      REQUIRE(start.nodes[n].tile_count() > 1);
+      CHECK(found->plan.nodes[n].tile_count() > 1);
+      ++split;
+    } else {
+      CHECK(found->plan.nodes[n].tile_count() == 1);
+      ++merged;
+    }
+  }
+  CHECK(split == 3);
+  CHECK(merged == 1);
+}
+
 TEST_CASE("the planner keeps the default plan unless the simulator predicts the searched one faster by the margin") {
   for (const graph::Graph& g : graphs()) {
     for (int threads : {1, 2}) {
