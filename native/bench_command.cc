@@ -40,7 +40,8 @@ constexpr const char* kHelp =
     "(medians of --runs rounds, default 10).\n"
     "With --peak: the FP32 FMA peak of one core and of N threads at once, and the GEMM\n"
     "micro-kernel's rate on an M=N=K problem (default 512) on one core.\n"
-    "Plans: --planner default,search compiles one model per planner; --plan FILE (repeatable) one per\n"
+    "Plans: --planner default,search compiles one model per planner (default: auto, labelled so, which\n"
+    "plans as search with a calibrated profile); --plan FILE (repeatable) one per\n"
     "saved plan instead, labelled by its file name: plans compared side by side, each against the first.\n"
     "On several threads: how fast two cores answer each other (a cache line's round trip), before and\n"
     "after the runs, the host's state the times met (docs/benchmarks.md, \"Two states of the cores\").\n"
@@ -51,14 +52,12 @@ struct PlanSource {
   std::string label;
   std::string planner;
   std::string plan;
-  // A searched plan is made for one scheduler; the others serve them all.
-  bool per_scheduler() const { return plan.empty() && planner != "default"; }
 };
 
 Result<std::vector<PlanSource>> plan_sources(const Args& args) {
   std::vector<PlanSource> sources;
   if (!args.has("plan")) {
-    for (const std::string& planner : split_list(args.get("planner", "default")))
+    for (const std::string& planner : split_list(args.get("planner", "auto")))
       sources.push_back({planner, planner, ""});
     return sources;
   }
@@ -166,7 +165,8 @@ int bench_command(int argc, char** argv) {
       std::shared_ptr<const Model> model;
       std::shared_ptr<const ModelInfo> info;
       for (Scheduler scheduler : schedulers) {
-        if (!model || source.per_scheduler()) {
+        // A searched plan is made for one scheduler; the others serve them all.
+        if (!model || info->planner == "search") {
           auto options = compile_options(model_args, threads);
           if (!options.ok()) return fail("bench", options.status().message());
           options->planner = source.planner;

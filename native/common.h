@@ -16,7 +16,7 @@ inline const std::set<std::string> kModelOptions = {"threads", "isa",  "tile-flo
                                                     "planner", "plan", "profile"};
 inline const std::set<std::string> kModelFlags = {"no-reuse", "help"};
 
-// --threads (given), --isa, --tile-flops, --no-reuse, --planner default|search, --plan FILE
+// --threads (given), --isa, --tile-flops, --no-reuse, --planner auto|default|search, --plan FILE
 // (a saved plan), --profile FILE (the cost-model profile the search plans with).
 Result<CompileOptions> compile_options(const Args& args, int threads);
 

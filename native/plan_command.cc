@@ -12,7 +12,7 @@ namespace {
 
 constexpr const char* kHelp =
     "usage: tessera plan MODEL.json [--shape NAME=AxBxC ...] [--threads N] [--scheduler dynamic|barrier]\n"
-    "                    [--planner search|default] [--explain] [-o PLAN.json] [--json FILE] [model options]\n"
+    "                    [--planner search|default|auto] [--explain] [-o PLAN.json] [--json FILE] [model options]\n"
     "\n"
     "Plans the tiling of MODEL.json for N threads (default 2) and the scheduler (default dynamic)\n"
     "with the planner (default here: search; docs/planning.md), and prints how the search went:\n"

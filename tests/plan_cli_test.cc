@@ -229,7 +229,7 @@ TEST_CASE("plans and planners the model cannot use are refused with the reason")
        "tessera run: error: plan file: not a JSON object"},
       {"run " + tiny_cnn() + " --plan " + in_work_dir("absent.json"),
        "tessera run: error: cannot read the plan \"" + in_work_dir("absent.json") + "\""},
-      {"run " + tiny_cnn() + " --planner nope", "tessera run: error: unknown planner \"nope\" (default, search)"},
+      {"run " + tiny_cnn() + " --planner nope", "tessera run: error: unknown planner \"nope\" (auto, default, search)"},
       {"bench " + tiny_cnn() + " --planner default,nope --runs 1 --no-peak",
        "tessera bench: error: unknown planner \"nope\""},
       {"bench " + tiny_cnn() + " --planner search --plan " + planned("tiny_cnn").plan + " --runs 1 --no-peak",

@@ -4,10 +4,11 @@
 // were made for.
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "core/calibrate/calibrate.h"
+#include "core/plan/profile.h"
 #include "tests/support/op_model.h"
 #include "tests/support/reference_run.h"
 
@@ -15,13 +16,6 @@ namespace tessera::testing {
 namespace {
 
 using json = nlohmann::json;
-
-// Searches plan on the uncalibrated cost model: a profile this machine has saved must not
-// change what these tests see. (No profile is ever written there.)
-void ignore_saved_profiles() {
-  static const bool set = setenv("TESSERA_PROFILE_DIR", "/nonexistent/tessera_planner_test", 1) == 0;
-  REQUIRE(set);
-}
 
 // Builder models are all called "test"; a name of their own tells them apart in messages.
 TestModel named(TestModel m, const std::string& name) {
@@ -74,7 +68,6 @@ std::vector<TestModel> planned_models() {
 }
 
 std::shared_ptr<const Model> load(const TestModel& m, const CompileOptions& options) {
-  ignore_saved_profiles();
   auto model = Model::load(m.json, m.weights, options);
   INFO(model.status().message());
   REQUIRE(model.ok());
@@ -149,6 +142,30 @@ std::string node_names(const ModelInfo& info) {
   std::string names;
   for (const NodeInfo& n : info.nodes) names += " " + n.name;
   return names;
+}
+
+TEST_CASE("auto searches with a calibrated profile and keeps the heuristic without one") {
+  auto guessed = load(small_cnn(), {.threads = 2});  // no profile saved here: the guesses
+  PlanReport report = plan_of(*guessed);
+  CHECK(report.planner == "default");
+  CHECK(!report.searched);
+
+  plan::Profile profile =
+      plan::uncalibrated_profile(std::string(isa_name(detected_isa())), calibration::build_flavor());
+  profile.calibrated = true;
+  auto calibrated = load(small_cnn(), {.threads = 2, .profile = plan::profile_to_json(profile)});
+  report = plan_of(*calibrated);
+  CHECK(report.planner == "search");
+  CHECK(report.searched);
+  CHECK(report.calibrated);
+
+  // A profile of another build does for neither: `search` refuses it, `auto` keeps the heuristic.
+  profile.build = "elsewhere";
+  const std::string foreign = plan::profile_to_json(profile);
+  CHECK(plan_of(*load(small_cnn(), {.threads = 2, .profile = foreign})).planner == "default");
+  auto refused =
+      Model::load(small_cnn().json, small_cnn().weights, {.threads = 2, .planner = "search", .profile = foreign});
+  CHECK_FALSE(refused.ok());
 }
 
 // A node whose output aliases its input (a relayout that moves no bytes, such as
@@ -349,7 +366,6 @@ TEST_CASE("saved plans that do not fit the model are refused naming the node or 
       {edited(plan, [](json& p) { p["inputs"] = "x"; }), "plan file: \"inputs\" must be an array"},
       {"{\"format\": \"tessera-plan\", ", "plan file: not a JSON object"},
   };
-  ignore_saved_profiles();
   for (const auto& [text, message] : cases) {
     INFO(message);
     auto model = Model::load(m.json, m.weights, {.threads = 2, .plan = text});
@@ -359,7 +375,7 @@ TEST_CASE("saved plans that do not fit the model are refused naming the node or 
   }
   auto unknown = Model::load(m.json, m.weights, {.planner = "genetic"});
   REQUIRE_FALSE(unknown.ok());
-  CHECK(unknown.status().message() == "unknown planner \"genetic\" (default, search)");
+  CHECK(unknown.status().message() == "unknown planner \"genetic\" (auto, default, search)");
   // Refusals leave nothing behind: the right plan still loads.
   CHECK(plan_of(*load(m, {.threads = 2, .plan = good})).planner == "file");
 }

@@ -57,7 +57,7 @@ void tessera_buffer_destroy(TesseraBuffer* buffer);
 // Compiles a model for the engine's thread count from its JSON text (NUL-terminated; the
 // caller keeps it) and its weights (NULL for none; taken over and freed by the library,
 // whatever the outcome). `options_json` (NULL or "" for the defaults; the caller keeps it) is
-// a JSON object with any of: "planner" ("default" or "search"), "planScheduler" ("dynamic"
+// a JSON object with any of: "planner" ("auto", the default, "default" or "search"), "planScheduler" ("dynamic"
 // or "barrier": what the search plans for), "plan" (a plan file's JSON text, from
 // tessera_model_plan) and "profile" (a profile's JSON text for the search, from
 // tessera_engine_calibrate; "" for uncalibrated guesses). On success *model is set and the

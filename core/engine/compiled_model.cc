@@ -85,7 +85,7 @@ Result<std::shared_ptr<const Model>> CompiledModel::compile(model::ModelDesc des
   if (options.max_specializations < 1) return Status::error("max_specializations must be at least 1");
   plan::Planner planner;
   if (!plan::parse_planner(options.planner, &planner)) {
-    return Status::error("unknown planner \"" + options.planner + "\" (default, search)");
+    return Status::error("unknown planner \"" + options.planner + "\" (auto, default, search)");
   }
   model->options_ = options;
   if (!options.plan.empty()) {

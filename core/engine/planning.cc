@@ -74,6 +74,10 @@ Result<tiles::TilingPlan> CompiledModel::plan_tiling(const graph::Graph& g, cons
     return saved;
   }
   plan::parse_planner(options_.planner, &options.planner);  // checked when the model loaded
+  // `auto` does without a profile, so one of another ISA or build only keeps the heuristic.
+  if (options.planner == plan::Planner::kAuto) {
+    options.planner = profile.ok() ? plan::resolve_planner(options.planner, *profile) : plan::Planner::kDefault;
+  }
   report->planner = plan::planner_name(options.planner);
   if (options.planner == plan::Planner::kDefault) {
     tiles::TilingPlan default_plan = plan::default_tiling(g, options.defaults);

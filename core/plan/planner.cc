@@ -9,7 +9,9 @@
 namespace tessera::plan {
 
 bool parse_planner(const std::string& text, Planner* planner) {
-  if (text == "default")
+  if (text == "auto")
+    *planner = Planner::kAuto;
+  else if (text == "default")
     *planner = Planner::kDefault;
   else if (text == "search")
     *planner = Planner::kSearch;
@@ -18,7 +20,19 @@ bool parse_planner(const std::string& text, Planner* planner) {
   return true;
 }
 
-const char* planner_name(Planner planner) { return planner == Planner::kSearch ? "search" : "default"; }
+const char* planner_name(Planner planner) {
+  switch (planner) {
+    case Planner::kAuto: return "auto";
+    case Planner::kSearch: return "search";
+    case Planner::kDefault: break;
+  }
+  return "default";
+}
+
+Planner resolve_planner(Planner planner, const Profile& profile) {
+  if (planner != Planner::kAuto) return planner;
+  return profile.calibrated ? Planner::kSearch : Planner::kDefault;
+}
 
 double interference_exposure(const tiles::TileGraph& graph, const Profile& profile, int threads, double interference) {
   if (threads <= 1) return 0;
@@ -56,7 +70,7 @@ Result<PlannedTiling> plan_tiling(const graph::Graph& g, const Profile& profile,
   out.default_plan = default_tiling(g, options.defaults);
   out.plan = out.default_plan;
   out.reuse_memory = options.compile.reuse_memory;
-  if (options.planner == Planner::kDefault) return out;
+  if (resolve_planner(options.planner, profile) == Planner::kDefault) return out;
 
   tiles::CompileOptions skeleton = options.compile;
   skeleton.bind_kernels = false;

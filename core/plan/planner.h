@@ -15,10 +15,14 @@
 
 namespace tessera::plan {
 
-enum class Planner { kDefault, kSearch };
-// "default" / "search"
+// kAuto searches where the profile is calibrated and keeps the default heuristic where it is
+// not: priced with guesses, a search plans no better than the heuristic.
+enum class Planner { kAuto, kDefault, kSearch };
+// "auto" / "default" / "search"
 bool parse_planner(const std::string& text, Planner* planner);
 const char* planner_name(Planner planner);
+// The planner kAuto stands for with `profile`; the others stand for themselves.
+Planner resolve_planner(Planner planner, const Profile& profile);
 
 struct PlannerOptions {
   Planner planner = Planner::kDefault;

@@ -456,14 +456,23 @@ TEST_CASE("hand-overs are priced: when they are dear, the searched plan hands fe
 }
 
 TEST_CASE("planner names parse both ways, and nothing else does") {
+  for (Planner planner : {Planner::kAuto, Planner::kDefault, Planner::kSearch}) {
+    Planner p = planner == Planner::kDefault ? Planner::kSearch : Planner::kDefault;
+    CHECK(parse_planner(planner_name(planner), &p));
+    CHECK(p == planner);
+  }
   Planner p = Planner::kDefault;
-  CHECK(parse_planner("search", &p));
-  CHECK(p == Planner::kSearch);
-  CHECK(std::string(planner_name(p)) == "search");
-  CHECK(parse_planner("default", &p));
-  CHECK(p == Planner::kDefault);
   CHECK(!parse_planner("Search", &p));
   CHECK(!parse_planner("", &p));
+}
+
+TEST_CASE("auto stands for the search with a calibrated profile, for the default without") {
+  Profile p = uncalibrated_profile("avx512", "native");
+  CHECK(resolve_planner(Planner::kAuto, p) == Planner::kDefault);
+  CHECK(resolve_planner(Planner::kSearch, p) == Planner::kSearch);
+  p.calibrated = true;
+  CHECK(resolve_planner(Planner::kAuto, p) == Planner::kSearch);
+  CHECK(resolve_planner(Planner::kDefault, p) == Planner::kDefault);
 }
 
 }  // namespace

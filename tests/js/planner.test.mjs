@@ -158,13 +158,13 @@ describe('refusals and the planner\'s inputs', () => {
 
   it('an unknown planner, with the engine\'s message', async () => {
     await assert.rejects(engines.single.loadModel(mlp, weightsOf('tiny_mlp'), { planner: 'fast' }),
-                         engineError(/^unknown planner "fast" \(default, search\)$/));
+                         engineError(/^unknown planner "fast" \(auto, default, search\)$/));
   });
 
   it('options of the wrong type are TypeErrors naming the option', async () => {
     const load = (options) => engines.threads.loadModel(mlp, weightsOf('tiny_mlp'), options);
     await assert.rejects(load({ planner: 1 }), { name: 'TypeError',
-      message: /^loadModel: planner must be a string \("default" or "search"\), got 1$/ });
+      message: /^loadModel: planner must be a string \("auto", "default" or "search"\), got 1$/ });
     await assert.rejects(load({ planScheduler: 'shuffle' }), { name: 'TypeError',
       message: /^loadModel: planScheduler must be one of dynamic, barrier, got "shuffle"$/ });
     for (const plan of [3, null, [mlpPlan]]) {
@@ -180,6 +180,11 @@ describe('refusals and the planner\'s inputs', () => {
     const profile = await engines.threads.calibrate({ quick: true });
     const calibrated = await engines.threads.loadModel(zoo[name].model, weightsOf(name), { planner: 'search' });
     assert.equal((await calibrated.plan()).calibrated, true);
+    // `auto`, the default, searches once the engine's profile is calibrated (before: 'default').
+    const byAuto = await engines.threads.loadModel(zoo[name].model, weightsOf(name));
+    assert.deepEqual(await byAuto.plan().then(({ planner, searched }) => ({ planner, searched })),
+                     { planner: 'search', searched: true });
+    await byAuto.dispose();
     const barrier = await engines.threads.loadModel(zoo[name].model, weightsOf(name),
                                                     { planner: 'search', planScheduler: 'barrier' });
     assert.equal((await barrier.plan()).searched, true);

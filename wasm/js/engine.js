@@ -116,7 +116,7 @@ function profileText(profile, what) {
 // name and the plan itself are checked by the core.
 function planningOptions({ planner, planScheduler, plan }) {
   if (planner !== undefined && typeof planner !== 'string') {
-    throw new TypeError(`loadModel: planner must be a string ("default" or "search"), got ${JSON.stringify(planner)}`);
+    throw new TypeError(`loadModel: planner must be a string ("auto", "default" or "search"), got ${JSON.stringify(planner)}`);
   }
   if (planScheduler !== undefined && !PREDICTED_SCHEDULERS.includes(planScheduler)) {
     throw new TypeError(`loadModel: planScheduler must be one of ${PREDICTED_SCHEDULERS.join(', ')}, ` +
@@ -154,8 +154,9 @@ export class Engine {
    * @param [options] { weights?, onProgress?, cache?, planner?, planScheduler?, plan? }:
    *   onProgress({ file: 'json' | 'weights', url, loaded, total, cached }) after each chunk of
    *   a file fetched from a URL; cache keeps fetched files in the browser's Cache API
-   *   ('tessera-models'), by URL; planner 'default' (a heuristic) or 'search' (tilings searched
-   *   on the cost model, from the engine's profile: calibrate(), setProfile()); planScheduler
+   *   ('tessera-models'), by URL; planner 'default' (a heuristic), 'search' (tilings searched
+   *   on the cost model, from the engine's profile: calibrate(), setProfile()) or 'auto' (the
+   *   default: 'search' once the engine's profile is calibrated); planScheduler
    *   'dynamic' or 'barrier', what the search plans for; plan a saved plan (savePlan(), or its
    *   JSON text) that tiles the specialisation for the input dims it names. With
    *   { workers, workerMemory?, objective?, threads? } instead, the model is placed over that

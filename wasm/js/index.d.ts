@@ -242,12 +242,13 @@ export interface LoadOptions {
    */
   cache?: boolean;
   /**
-   * How tiles are cut (docs/planning.md): "default" (a heuristic) or "search" (each node's tiling
+   * How tiles are cut (docs/planning.md): "default" (a heuristic), "search" (each node's tiling
    * searched on the cost model, priced from the engine's profile, from calibrate() or
    * setProfile(), else from uncalibrated guesses; the searched plan is used when the simulator
-   * predicts it faster than the default's).
+   * predicts it faster than the default's), or "auto", the default: "search" once the engine
+   * has a calibrated profile, "default" before.
    */
-  planner?: 'default' | 'search';
+  planner?: 'auto' | 'default' | 'search';
   /** The scheduler the search plans for; default "dynamic". */
   planScheduler?: 'dynamic' | 'barrier';
   /**

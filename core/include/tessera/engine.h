@@ -41,9 +41,10 @@ struct CompileOptions {
   bool reuse_memory = true;
   std::string isa = "auto";      // cap on kernel ISA: "auto", "avx512", "avx2", "scalar"
   int max_specializations = 16;  // compiled input-dims signatures kept (least recently used go)
-  // The tiling planner (docs/planning.md): "default" (a heuristic) or "search" (per-node
-  // tilings searched on the cost model, kept only where the simulator predicts a faster run).
-  std::string planner = "default";
+  // The tiling planner (docs/planning.md): "default" (a heuristic), "search" (per-node
+  // tilings searched on the cost model, kept only where the simulator predicts a faster run),
+  // or "auto": search with a calibrated profile of this machine, the heuristic without one.
+  std::string planner = "auto";
   Scheduler plan_scheduler = Scheduler::kDynamic;  // the scheduler `search` plans for
   // A cost-model profile's JSON for `search`. Empty: the profile saved for the ISA in use
   // (default_profile_path), else uncalibrated guesses.
@@ -73,7 +74,7 @@ struct NodePlan {
   double default_ms = 0;    // the search's cost of the default's choice
 };
 struct PlanReport {
-  std::string planner;          // "default", "search" or "file" (a saved plan)
+  std::string planner;          // "default", "search" (either as `auto` chose) or "file" (a saved plan)
   bool searched = false;        // the search ran
   bool kept_default = false;    // it ran, and the simulator did not predict its plan 3 % faster
   bool calibrated = false;      // the profile was this machine's (else: uncalibrated guesses)
