@@ -1,5 +1,5 @@
 // Tessera's WebAssembly engine (the npm package's createEngine, in Node) next to
-// onnxruntime-web's wasm backend at 1 and 2 threads, with Tessera native (default planner) for
+// onnxruntime-web's wasm backend at 1 and 2 threads, with Tessera native (planner auto) for
 // reference: the same models and input in one run; Tessera wasm with each tiling planner that
 // --planner lists (default: default). Each engine, thread count and planner has its own child
 // process (onnxruntime-web fixes its threads once per process); the configurations take turns
@@ -164,7 +164,7 @@ function printTable(results, planners) {
   const f = (ms) => ms.toFixed(ms < 10 ? 2 : 1);
   const x = (ratio) => `${ratio.toFixed(2)}x`;
   console.log('\n| model | planner | Tessera wasm 1t | 2t | 2t speed-up | onnxruntime-web 1t | 2t | ' +
-              'ORT-web / Tessera 1t | 2t | Tessera native (default planner) 1t | 2t | output diff |');
+              'ORT-web / Tessera 1t | 2t | Tessera native (planner auto) 1t | 2t | output diff |');
   console.log(`|${' --- |'.repeat(12)}`);
   for (const [name, { ms, tessera_vs_ort_web_output: diff }] of Object.entries(results)) {
     for (const planner of planners) {
