@@ -4,9 +4,13 @@
 // configuration, per-node median and worst error, the dynamic/barrier ratio predicted and
 // measured). The numbers docs/cost-model.md publishes.
 //
-//   node scripts/cost-model.mjs [--profile FILE] [--models a,b] [--runs 10] [--rounds 1] [--json FILE]
+//   node scripts/cost-model.mjs [--profile FILE] [--planner auto] [--models a,b] [--runs 10] [--rounds 1]
+//                               [--json FILE]
 //   node scripts/cost-model.mjs --scaling [--profile FILE] [--models a,b]
 //
+// --planner: how the models are tiled (tessera predict's; default auto, which searches with a
+// calibrated profile). The search picks what the model prices cheapest, so its plans' errors
+// lean low where the model errs; `--planner default` measures the model on the heuristic's.
 // --rounds R: the whole-model measurement R times per model; each configuration keeps its
 // round of the lowest measured latency, beside every round's (`rounds_ms`): a neighbour on this
 // shared host only ever adds time, in spells of minutes.
@@ -45,10 +49,12 @@ if (!(rounds >= 1)) throw new Error('--rounds must be at least 1');
 const scaling = process.argv.includes('--scaling');
 const THREADS = [1, 2, 4, 8, 16, 32, 64];
 const profile = option('profile', null);
+const planner = option('planner', 'auto');
 const names = option('models', Object.keys(MODELS).join(',')).split(',');
 const report = {
   machine: `${os.cpus()[0]?.model ?? 'unknown'}, ${os.cpus().length} cores`,
   date: new Date().toISOString(),
+  planner,
   models: {},
 };
 for (const name of names) {
@@ -61,7 +67,7 @@ for (const name of names) {
   const out = path.join(os.tmpdir(), `tessera-cost-model-${name}.json`);
   if (scaling) {
     const args = ['predict', path.join(root, json), ...extra, '--threads', THREADS.join(','), '--scheduler',
-      'dynamic,barrier', '--json', out];
+      'dynamic,barrier', '--planner', planner, '--json', out];
     if (profile) args.push('--profile', profile);
     execFileSync(cli, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     const result = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -74,7 +80,7 @@ for (const name of names) {
     continue;
   }
   const args = ['predict', path.join(root, json), ...extra, '--threads', '1,2', '--scheduler', 'dynamic,barrier',
-    '--measure', '--runs', runs, '--json', out];
+    '--measure', '--runs', runs, '--planner', planner, '--json', out];
   if (profile) args.push('--profile', profile);
   const perNode = {};
   // Per-node errors at each thread count: one predict run per thread count, first config.
