@@ -6,7 +6,7 @@
 namespace tessera::kernels {
 
 TESSERA_DWCONV_KERNEL(f32_dwconv_8x8_avx2) {
-  dwconv<VecAvx2, 8>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
+  dwconv<VecAvx2, 8, 4>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
 }
 
 }  // namespace tessera::kernels

@@ -6,7 +6,7 @@
 namespace tessera::kernels {
 
 TESSERA_DWCONV_KERNEL(f32_dwconv_8x16_avx512) {
-  dwconv<VecAvx512, 8>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
+  dwconv<VecAvx512, 8, 8>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
 }
 
 }  // namespace tessera::kernels

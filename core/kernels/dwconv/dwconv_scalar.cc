@@ -7,7 +7,7 @@
 namespace tessera::kernels {
 
 TESSERA_DWCONV_KERNEL(f32_dwconv_4x1_scalar) {
-  dwconv<VecScalar, 4>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
+  dwconv<VecScalar, 4, 4>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
 }
 
 }  // namespace tessera::kernels

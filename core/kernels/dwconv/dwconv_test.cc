@@ -99,7 +99,7 @@ TEST_CASE("every dwconv kernel matches the reference over random geometries") {
     if (!isa_supported(kernel.isa)) continue;
     std::mt19937 rng(kSeed);
     int variant = 0;
-    for (size_t k : {3, 5}) {
+    for (size_t k : {3, 5, 7}) {
       for (size_t stride : {1, 2}) {
         for (size_t dilation : {1, 2}) {
           for (size_t channels : {1, 7, 17, 33, 96}) {
@@ -141,7 +141,7 @@ TEST_CASE("dwconv results are bitwise identical whatever the row and channel spl
   for (const DwConvKernel& kernel : dwconv_kernels()) {
     if (!isa_supported(kernel.isa)) continue;
     std::mt19937 rng(kSeed);
-    for (size_t k : {3, 5}) {
+    for (size_t k : {3, 5, 7}) {
       for (size_t stride : {1, 2}) {
         for (size_t channels : {7, 33, 96}) {
           const DwCase tc(random_geometry(rng, k, stride, 2 - stride % 2, channels), true, rng);

@@ -6,7 +6,7 @@
 namespace tessera::kernels {
 
 TESSERA_DWCONV_KERNEL(f32_dwconv_4x4_wasm128) {
-  dwconv<VecWasm128, 4>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
+  dwconv<VecWasm128, 4, 4>(g, input, packed_w, bias, output, oh_begin, oh_end, c_begin, c_end, residual, clamp);
 }
 
 }  // namespace tessera::kernels
