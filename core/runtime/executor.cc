@@ -178,44 +178,44 @@ int Executor::home_of(const Item& item) const {
   return tiles::policy::home_thread(item.task - node.first_task, node.task_count, static_cast<int>(workers_.size()));
 }
 
-void Executor::push_to(int id, const Item& item, bool oldest) {
-  {
-    std::lock_guard<std::mutex> lock(workers_[id]->mutex);
-    if (oldest) {
-      workers_[id]->ready.push_front(item);
-    } else {
-      workers_[id]->ready.push_back(item);
+template <class Visit>
+void Executor::push_batch(bool oldest, Visit&& visit) {
+  std::unique_lock<std::mutex> held;
+  int locked = -1;
+  int64_t pushed = 0;
+  visit([&](int thread, const Item& item) {
+    if (thread != locked) {
+      if (held) held.unlock();
+      held = std::unique_lock<std::mutex>(workers_[thread]->mutex);
+      locked = thread;
     }
-  }
-  queued_.fetch_add(1);
+    ReadyQueue<Item>& ready = workers_[thread]->ready;
+    oldest ? ready.push_front(item) : ready.push_back(item);
+    ++pushed;
+  });
+  if (held) held.unlock();
+  queued_.fetch_add(pushed);
 }
 
 void Executor::push_many(const std::vector<Item>& items) {
-  for (auto item = items.rbegin(); item != items.rend(); ++item) push_to(home_of(*item), *item);
+  push_batch(/*oldest=*/false, [&](auto&& push) {
+    for (auto item = items.rbegin(); item != items.rend(); ++item) push(home_of(*item), *item);
+  });
 }
 
 void Executor::queue_children(int id, Job* job, std::span<const uint32_t> tasks, bool oldest) {
   if (tasks.empty()) return;
-  // Consecutive pushes to one deque share its lock (all of them, unless the children go out in
-  // bulk), and the count of queued items moves once. One lock at a time: never two held.
-  std::unique_lock<std::mutex> held;
-  int locked = -1;
-  tiles::policy::queue_ready_children(
-      tasks, oldest, id, static_cast<int>(workers_.size()),
-      [&](uint32_t task) {
-        return home_of({job, task});
-      },
-      [&](uint32_t task, int thread) {
-        if (thread != locked) {
-          if (held) held.unlock();
-          held = std::unique_lock<std::mutex>(workers_[thread]->mutex);
-          locked = thread;
-        }
-        ReadyQueue<Item>& ready = workers_[thread]->ready;
-        oldest ? ready.push_front({job, task}) : ready.push_back({job, task});
-      });
-  held.unlock();
-  queued_.fetch_add(static_cast<int64_t>(tasks.size()));
+  // All to one deque, unless the children go out in bulk to their home threads.
+  push_batch(oldest, [&](auto&& push) {
+    tiles::policy::queue_ready_children(
+        tasks, oldest, id, static_cast<int>(workers_.size()),
+        [&](uint32_t task) {
+          return home_of({job, task});
+        },
+        [&](uint32_t task, int thread) {
+          push(thread, Item{job, task});
+        });
+  });
   wake();
 }
 

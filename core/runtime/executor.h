@@ -83,8 +83,12 @@ class Executor {
   void execute(int id, Item item);
   // The thread a task starts on when released in bulk (tiles::policy::home_thread).
   int home_of(const Item& item) const;
-  void push_to(int id, const Item& item, bool oldest = false);  // to the newest end, or the oldest
-  void push_many(const std::vector<Item>& items);               // each to its home thread
+  // Calls visit(push) and pushes each item it hands to push(thread, item) onto that thread's
+  // deque, at the newest end or (oldest) the oldest. Consecutive pushes to one deque share its
+  // lock, never two held at once, and the count of queued items moves once.
+  template <class Visit>
+  void push_batch(bool oldest, Visit&& visit);
+  void push_many(const std::vector<Item>& items);  // each to its home thread
   // Children a task on thread id made ready, to the newest or oldest end of its deque, or in
   // bulk to their home threads (tiles::policy), so that each is taken in order.
   void queue_children(int id, Job* job, std::span<const uint32_t> tasks, bool oldest);
