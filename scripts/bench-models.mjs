@@ -24,6 +24,7 @@ const ZOO_ARGS = {
   resnet50_b1: ['resnet50', '--batch', '1'],
   vgg16_b1: ['vgg16', '--batch', '1'],
   bert_base: ['bert_base'],
+  inception_v3: ['inception_v3'],
   tiny_cnn: ['tiny_cnn'],
   tiny_mobilenet: ['tiny_mobilenet'],
   tiny_transformer: ['tiny_transformer'],

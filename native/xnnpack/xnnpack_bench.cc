@@ -120,14 +120,17 @@ int xnnpack_bench(const Args& args) {
 
   const ModelInfo info = models[0]->info().value();
   const xnnpack::XnnpackModel& xm = runners[0]->model();
-  int subgraphs = 0;
-  for (const xnnpack::Stage& s : xm.stages()) subgraphs += s.is_subgraph;
-  const int relayouts = static_cast<int>(xm.stages().size()) - subgraphs;
+  int subgraphs = 0, relayouts = 0, concats = 0;
+  for (const xnnpack::Stage& s : xm.stages()) {
+    subgraphs += s.kind == xnnpack::StageKind::kSubgraph;
+    relayouts += s.kind == xnnpack::StageKind::kRelayout;
+    concats += s.kind == xnnpack::StageKind::kConcat;
+  }
   std::printf(
-      "%s: %s FLOPs; XNNPACK: %d subgraph%s, %d nodes, %d C++ relayout%s, set up in %.1f ms; %d runs per "
-      "configuration\n",
+      "%s: %s FLOPs; XNNPACK: %d subgraph%s, %d nodes, %d C++ relayout%s, %d concatenation%s, set up in %.1f ms; "
+      "%d runs per configuration\n",
       info.name.c_str(), format_count(info.flops).c_str(), subgraphs, subgraphs == 1 ? "" : "s", xm.xnn_node_count(),
-      relayouts, relayouts == 1 ? "" : "s", setup_ms, *runs);
+      relayouts, relayouts == 1 ? "" : "s", concats, concats == 1 ? "" : "s", setup_ms, *runs);
   std::printf("%-8s %-8s %-9s %10s %10s %9s\n", "threads", "engine", "scheduler", "median ms", "min ms", "GFLOP/s");
   nlohmann::json rows = nlohmann::json::array();
   for (const Config& c : configs) {

@@ -28,10 +28,10 @@ class Translator {
     plan_stages();
     TESSERA_RETURN_IF_ERROR(assign_buffers());
     for (size_t s = 0; s < m_.stages_.size(); ++s) {
-      if (m_.stages_[s].is_subgraph) {
-        TESSERA_RETURN_IF_ERROR(build_subgraph(static_cast<int>(s)));
-      } else {
-        build_relayout(static_cast<int>(s));
+      switch (m_.stages_[s].kind) {
+        case StageKind::kSubgraph: TESSERA_RETURN_IF_ERROR(build_subgraph(static_cast<int>(s))); break;
+        case StageKind::kRelayout: build_relayout(static_cast<int>(s)); break;
+        case StageKind::kConcat: build_concat(static_cast<int>(s)); break;
       }
     }
     return Status();
@@ -63,13 +63,15 @@ class Translator {
     return Status::error("xnnpack baseline: unsupported ops: " + list);
   }
 
-  // Consecutive XNNPACK nodes share a subgraph; each byte-moving relayout is a stage.
+  // Consecutive XNNPACK nodes share a subgraph; each byte-moving relayout or Concat is a stage.
   void plan_stages() {
     node_stage_.assign(g_.nodes.size(), -1);
     for (size_t n = 0; n < g_.nodes.size(); ++n) {
-      const bool relayout = roles_[n] == NodeRole::kRelayout;
-      if (relayout || m_.stages_.empty() || !m_.stages_.back().is_subgraph) {
-        m_.stages_.push_back(Stage{!relayout, {}, {}});
+      const StageKind kind = roles_[n] == NodeRole::kRelayout ? StageKind::kRelayout
+                             : roles_[n] == NodeRole::kConcat ? StageKind::kConcat
+                                                              : StageKind::kSubgraph;
+      if (kind != StageKind::kSubgraph || m_.stages_.empty() || m_.stages_.back().kind != StageKind::kSubgraph) {
+        m_.stages_.push_back(Stage{kind, {}, {}, {}});
         stage_nodes_.emplace_back();
       }
       node_stage_[n] = static_cast<int>(m_.stages_.size()) - 1;
@@ -151,6 +153,31 @@ class Translator {
     r.copy = plan_permuted_copy(in.shape, in.layout, out.layout);
   }
 
+  void build_concat(int s) {
+    const graph::Node& node = g_.nodes[stage_nodes_[s][0]];
+    const graph::Tensor& out = g_.tensors[node.output];
+    const int axis = std::get<ops::ConcatAttrs>(node.attrs).axis;
+    const std::vector<int>& perm = out.layout.perm;
+    const auto position = std::find(perm.begin(), perm.end(), axis) - perm.begin();
+    // Elements from the axis on, in memory order: a row of the tensor seen as rows.
+    auto row_floats = [&](const graph::Tensor& t) {
+      const std::vector<int64_t> dims = physical_dims(t.shape, t.layout);
+      int64_t floats = 1;
+      for (size_t d = static_cast<size_t>(position); d < dims.size(); ++d) floats *= dims[d];
+      return floats;
+    };
+    ConcatStage& c = m_.stages_[s].concat;
+    c.output = buffer_of_[node.output];
+    c.row_floats = row_floats(out);
+    c.rows = c.row_floats == 0 ? 0 : ops::element_count(out.shape) / c.row_floats;
+    int64_t offset = 0;
+    for (int input : node.inputs) {
+      const int64_t columns = row_floats(g_.tensors[input]);
+      if (columns > 0) c.parts.push_back({buffer_of_[input], columns, offset});
+      offset += columns;
+    }
+  }
+
   XnnpackModel& m_;
   const graph::Graph& g_;
   std::vector<NodeRole> roles_;
@@ -161,7 +188,7 @@ class Translator {
 
 XnnpackModel::~XnnpackModel() {
   for (Stage& s : stages_) {
-    if (s.is_subgraph && s.subgraph.subgraph != nullptr) xnn_delete_subgraph(s.subgraph.subgraph);
+    if (s.kind == StageKind::kSubgraph && s.subgraph.subgraph != nullptr) xnn_delete_subgraph(s.subgraph.subgraph);
   }
 }
 

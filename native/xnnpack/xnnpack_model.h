@@ -5,8 +5,10 @@
 // loading, core/graph, core/ops): it translates the same optimised graph Tessera runs, so
 // both engines see folded BatchNorm, the same fused epilogues and NHWC layouts.
 //
-// The graph becomes a sequence of stages: XNNPACK subgraphs, separated by the relayouts that
-// move bytes (XNNPACK of this vintage has no transpose), which run as plain C++ copies.
+// The graph becomes a sequence of stages: XNNPACK subgraphs, separated by what this vintage of
+// XNNPACK has no subgraph node for: the relayouts that move bytes (no transpose), which run as
+// plain C++ copies, and concatenations (no concatenate node), which run as XNNPACK's strided
+// copy operators, as its later concatenate node does.
 // Tensors that cross a stage boundary, and the graph's inputs and outputs, live in buffers
 // the runner (xnnpack_runner.h) owns; everything else is XNNPACK's internal memory.
 #pragma once
@@ -44,10 +46,25 @@ struct RelayoutStage {
   PermutedCopy copy;
 };
 
+// A Concat, the output seen as `rows` rows of `row_floats` (the physical dims before the
+// axis, and from it on): each part copies its input's rows into `columns` of them from `offset`.
+struct ConcatStage {
+  struct Part {
+    int input = -1;
+    int64_t columns = 0, offset = 0;
+  };
+  std::vector<Part> parts;
+  int output = -1;
+  int64_t rows = 0, row_floats = 0;
+};
+
+enum class StageKind { kSubgraph, kRelayout, kConcat };
+
 struct Stage {
-  bool is_subgraph = true;
+  StageKind kind = StageKind::kSubgraph;
   SubgraphStage subgraph;
   RelayoutStage relayout;
+  ConcatStage concat;
 };
 
 class XnnpackModel {

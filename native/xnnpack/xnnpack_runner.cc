@@ -41,8 +41,10 @@ Result<std::unique_ptr<XnnpackRunner>> XnnpackRunner::create(std::unique_ptr<Xnn
     std::memset(r->buffers_.back().data(), 0, r->buffers_.back().size());
   }
   for (const Stage& stage : model->stages()) {
+    r->copies_.emplace_back();
+    if (stage.kind == StageKind::kConcat) TESSERA_RETURN_IF_ERROR(r->set_up_concat(stage.concat, r->copies_.back()));
     xnn_runtime_t runtime = nullptr;
-    if (stage.is_subgraph) {
+    if (stage.kind == StageKind::kSubgraph) {
       const enum xnn_status created = xnn_create_runtime_v2(stage.subgraph.subgraph, r->pool_,
                                                             yield_workers ? XNN_FLAG_YIELD_WORKERS : 0, &runtime);
       if (created != xnn_status_success) {
@@ -69,6 +71,9 @@ XnnpackRunner::~XnnpackRunner() {
   for (xnn_runtime_t runtime : runtimes_) {
     if (runtime != nullptr) xnn_delete_runtime(runtime);
   }
+  for (const auto& copies : copies_) {
+    for (xnn_operator_t copy : copies) xnn_delete_operator(copy);
+  }
   if (pool_ != nullptr) pthreadpool_destroy(pool_);
 }
 
@@ -90,6 +95,24 @@ void XnnpackRunner::relayout(const RelayoutStage& stage) {
   pthreadpool_parallelize_1d(pool_, copy_slice, &task, static_cast<size_t>(stage.copy.dims[0]), relayout_flags_);
 }
 
+Status XnnpackRunner::set_up_concat(const ConcatStage& stage, std::vector<xnn_operator_t>& copies) {
+  for (const ConcatStage::Part& part : stage.parts) {
+    xnn_operator_t copy = nullptr;
+    const auto columns = static_cast<size_t>(part.columns);
+    enum xnn_status status = xnn_create_copy_nc_x32(columns, columns, static_cast<size_t>(stage.row_floats), 0, &copy);
+    if (status == xnn_status_success) copies.push_back(copy);
+    if (status == xnn_status_success) {
+      status = xnn_setup_copy_nc_x32(copy, static_cast<size_t>(stage.rows), buffers_[part.input].data(),
+                                     buffers_[stage.output].as<float>() + part.offset, pool_);
+    }
+    if (status != xnn_status_success) {
+      return Status::error(std::string("xnnpack baseline: XNNPACK rejected a Concat's copy (") +
+                           xnn_status_name(status) + ")");
+    }
+  }
+  return Status();
+}
+
 Result<std::vector<Tensor>> XnnpackRunner::run(const std::vector<Tensor>& inputs) {
   const std::vector<BufferSpec>& specs = model_->buffers();
   for (int b : model_->input_buffers()) {
@@ -106,10 +129,20 @@ Result<std::vector<Tensor>> XnnpackRunner::run(const std::vector<Tensor>& inputs
   }
   const std::vector<Stage>& stages = model_->stages();
   for (size_t s = 0; s < stages.size(); ++s) {
-    if (!stages[s].is_subgraph) {
-      relayout(stages[s].relayout);
-    } else if (xnn_invoke_runtime(runtimes_[s]) != xnn_status_success) {
-      return Status::error("xnnpack baseline: xnn_invoke_runtime failed");
+    switch (stages[s].kind) {
+      case StageKind::kRelayout: relayout(stages[s].relayout); break;
+      case StageKind::kConcat:
+        for (xnn_operator_t copy : copies_[s]) {
+          if (xnn_run_operator(copy, pool_) != xnn_status_success) {
+            return Status::error("xnnpack baseline: xnn_run_operator failed for a Concat");
+          }
+        }
+        break;
+      case StageKind::kSubgraph:
+        if (xnn_invoke_runtime(runtimes_[s]) != xnn_status_success) {
+          return Status::error("xnnpack baseline: xnn_invoke_runtime failed");
+        }
+        break;
     }
   }
   std::vector<Tensor> outputs;

@@ -41,13 +41,15 @@ class XnnpackRunner {
  private:
   XnnpackRunner() = default;
   void relayout(const RelayoutStage& stage);
+  Status set_up_concat(const ConcatStage& stage, std::vector<xnn_operator_t>& copies);
 
   std::unique_ptr<XnnpackModel> model_;
   int threads_ = 1;
-  pthreadpool_t pool_ = nullptr;         // null for one thread: XNNPACK runs on the caller
-  uint32_t relayout_flags_ = 0;          // the pool's flags for relayouts (yielding workers)
-  std::vector<AlignedBuffer> buffers_;   // one per BufferSpec, with XNN_EXTRA_BYTES of slack
-  std::vector<xnn_runtime_t> runtimes_;  // per stage; null for relayout stages
+  pthreadpool_t pool_ = nullptr;                     // null for one thread: XNNPACK runs on the caller
+  uint32_t relayout_flags_ = 0;                      // the pool's flags for relayouts (yielding workers)
+  std::vector<AlignedBuffer> buffers_;               // one per BufferSpec, with XNN_EXTRA_BYTES of slack
+  std::vector<xnn_runtime_t> runtimes_;              // per stage; null but for subgraphs
+  std::vector<std::vector<xnn_operator_t>> copies_;  // per stage; a Concat's copy operators
 };
 
 }  // namespace tessera::xnnpack

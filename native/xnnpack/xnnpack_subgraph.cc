@@ -270,14 +270,29 @@ Status SubgraphBuilder::emit_matmul(const Node& node) {
 Status SubgraphBuilder::emit_pool(const Node& node) {
   const auto& a = std::get<ops::PoolAttrs>(node.attrs);
   const float inf = MinMax().max;
-  const uint32_t in = values_[node.inputs[0]];
+  uint32_t in = values_[node.inputs[0]];
   TESSERA_ASSIGN_OR_RETURN(uint32_t out, output_value(node));
   ++nodes_;
   if (a.kind == ops::PoolAttrs::Kind::kGlobalAverage) {
     return check(xnn_define_global_average_pooling_2d(subgraph_, -inf, inf, in, out, 0), "global_average_pooling_2d");
   }
-  const auto p = *xnnpack_pool_pads(a, g_.tensors[node.inputs[0]].shape, g_.tensors[node.output].shape);
+  const Tensor& x = g_.tensors[node.inputs[0]];
+  auto p = *xnnpack_pool_pads(a, x.shape, g_.tensors[node.output].shape);
   const auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
+  if (a.kind == ops::PoolAttrs::Kind::kAverage && a.count_include_pad) {
+    // The padding's zeros count: pad first, then average without padding (classify_pool
+    // accepted only pads that are all declared).
+    std::vector<int64_t> dims = physical_dims(x.shape, x.layout);  // N, H, W, C
+    dims[1] += p[0] + p[2];
+    dims[2] += p[1] + p[3];
+    TESSERA_ASSIGN_OR_RETURN(uint32_t padded, internal(dims));
+    const size_t pre[4] = {0, u(p[0]), u(p[1]), 0}, post[4] = {0, u(p[2]), u(p[3]), 0};
+    TESSERA_RETURN_IF_ERROR(
+        check(xnn_define_static_constant_pad(subgraph_, pre, post, 0.0f, in, padded, 0), "static_constant_pad"));
+    ++nodes_;
+    in = padded;
+    p = {0, 0, 0, 0};
+  }
   if (a.kind == ops::PoolAttrs::Kind::kMax) {
     return check(xnn_define_max_pooling_2d(subgraph_, u(p[0]), u(p[3]), u(p[2]), u(p[1]), u(a.kernel_h), u(a.kernel_w),
                                            u(a.stride_h), u(a.stride_w), u(a.dilation_h), u(a.dilation_w), -inf, inf,

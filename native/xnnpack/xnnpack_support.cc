@@ -121,10 +121,6 @@ namespace {
 
 constexpr size_t kMaxDims = XNN_MAX_TENSOR_DIMS;
 
-bool any_padding(const std::array<int64_t, 4>& pads) {
-  return std::any_of(pads.begin(), pads.end(), [](int64_t p) { return p != 0; });
-}
-
 NodeSupport unsupported(std::string what) { return {NodeRole::kUnsupported, std::move(what)}; }
 
 // A fused epilogue runs as add2 (residual), the op's min/max or a clamp, the activation's
@@ -172,10 +168,24 @@ NodeSupport classify_pool(const Graph& g, const Node& node, const ops::PoolAttrs
   if (!pads) return unsupported(node.op + " (padding)");
   if (a.kind == ops::PoolAttrs::Kind::kAverage) {
     if (a.dilation_h != 1 || a.dilation_w != 1) return unsupported(node.op + " (dilations)");
-    // XNNPACK averages over the pixels inside the input only.
-    if (a.count_include_pad && any_padding(*pads)) return unsupported(node.op + " (count_include_pad)");
+    // XNNPACK averages over the pixels inside the input only: counting the padding, the
+    // translation pads with zeros first, which only reproduces ONNX where ceil_mode added no
+    // window past the padding (ONNX does not count that part).
+    const std::array<int64_t, 4> declared{a.pad_top, a.pad_left, a.pad_bottom, a.pad_right};
+    if (a.count_include_pad && *pads != declared) return unsupported(node.op + " (count_include_pad, ceil_mode)");
   }
   return {};
+}
+
+NodeSupport classify_concat(const Graph& g, const Node& node) {
+  const Tensor& out = g.tensors[node.output];
+  if (out.dtype != model::DType::kFloat32) return unsupported(node.op + " (integer)");
+  for (int input : node.inputs) {
+    const Tensor& t = g.tensors[input];
+    if (t.is_constant()) return unsupported(node.op + " (constant input)");
+    if (!(t.layout == out.layout)) return unsupported(node.op + " (mixed layouts)");
+  }
+  return {NodeRole::kConcat, ""};
 }
 
 }  // namespace
@@ -217,11 +227,13 @@ NodeSupport classify_node(const Graph& g, const Node& node) {
           return ok ? NodeSupport{}
                     : unsupported(node.op +
                                   (a.mode == ops::PadAttrs::Mode::kConstant ? " (cropping)" : " (reflect or edge)"));
+        } else if constexpr (std::is_same_v<A, ops::ConcatAttrs>) {
+          return classify_concat(g, node);
         } else if constexpr (std::is_same_v<A, ops::TransposeAttrs>) {
           // The compiler's relayouts run as C++ copies; XNNPACK (2022) has no transpose.
           return a.output_layout ? NodeSupport{NodeRole::kRelayout, ""} : unsupported(node.op);
         } else {
-          // Concat, LayerNormalization, Reduce*, Slice, Gather, Expand; BatchNormalization
+          // LayerNormalization, Reduce*, Slice, Gather, Expand; BatchNormalization
           // never survives the passes.
           return unsupported(node.op);
         }

@@ -16,6 +16,7 @@ namespace tessera::xnnpack {
 enum class NodeRole {
   kXnnpack,   // XNNPACK node(s) in the current subgraph (views become static reshapes)
   kRelayout,  // a relayout that moves bytes: a plain C++ copy between two subgraphs
+  kConcat,    // a Concat: XNNPACK's strided copy operators between two subgraphs
   kUnsupported,
 };
 
