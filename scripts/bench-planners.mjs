@@ -23,7 +23,7 @@ import path from 'node:path';
 import { MODELS, cli, option, root } from './native-models.mjs';
 
 const DEFAULT_MODELS = ['mobilenetv2_b1', 'mobilenetv2_b8', 'resnet50_b1', 'resnet50_b8', 'vgg16_b1', 'bert_base',
-  'ppocr_det', 'ppocr_rec', 'ppocr_cls'];
+  'inception_v3', 'ppocr_det', 'ppocr_rec', 'ppocr_cls'];
 const names = option('models', DEFAULT_MODELS.join(',')).split(',');
 const threads = option('threads', '2');
 const scheduler = option('scheduler', 'dynamic');

@@ -20,6 +20,7 @@ export const MODELS = {
   resnet50_b1: ['build/test-zoo-full/resnet50_b1.json', []],
   vgg16_b1: ['build/test-zoo-full/vgg16_b1.json', []],
   bert_base: ['build/test-zoo-full/bert_base.json', []],
+  inception_v3: ['build/test-zoo-full/inception_v3.json', []],
   ppocr_det: ['build/ocr-models/ocr_det.json', ['--shape', 'x=1x3x640x640']],
   ppocr_rec: ['build/ocr-models/ocr_rec.json', ['--shape', 'x=1x3x48x320']],
   ppocr_cls: ['build/ocr-models/ocr_cls.json', []],

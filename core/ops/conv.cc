@@ -133,6 +133,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
             .unary = a.epilogue.activation,
             .affine_passes = a.epilogue.affine_passes(),
             .input_run_bytes = block ? 4 * out.extent(1) : 0,
+            .input_pixel_bytes = block ? 4 * channels : 0,
             .depthwise = {out.extent(1), out.extent(0) * taps}};
   }
   const int64_t pixels = out.extent(0) * out.extent(2) * out.extent(3);

@@ -107,9 +107,10 @@ struct OpCost {
   GemmShape gemm = {};
   kernels::UnaryOp unary = kernels::UnaryOp::kCopy;  // kUnary's function, or another kind's fused activation
   int affine_passes = 0;                             // a fused scale and shift: one pass over the outputs each
-  // Bytes per contiguous run of the tile's main input when short (a depthwise tile's block of
-  // NHWC channels); 0: longer than the pair of cache lines a fetch brings.
+  // A tile reading a block of its main input's NHWC channels (depthwise, pooling): the bytes
+  // of each contiguous run, and of the whole pixel the runs lie in; 0: whole pixels.
   int64_t input_run_bytes = 0;
+  int64_t input_pixel_bytes = 0;
   DepthwiseShape depthwise = {};
   TransformShape transforms = {};
   bool operator==(const OpCost&) const = default;

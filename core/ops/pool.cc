@@ -55,7 +55,8 @@ OpCost cost(const PoolAttrs& a, const OpShapes& s, const Region& out) {
   return {.flops = outputs * window,
           .bytes = bytes,
           .kind = WorkKind::kPool,
-          .input_run_bytes = block ? 4 * out.extent(1) : 0};
+          .input_run_bytes = block ? 4 * out.extent(1) : 0,
+          .input_pixel_bytes = block ? 4 * s.output[1] : 0};
 }
 
 std::optional<Region> footprint(const PoolAttrs& a, const OpShapes& s, const Region& out, int) {

@@ -296,10 +296,14 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   const MemoryLevel& tile_level = source_level(profile_, cost.bytes);
   const bool overflows = &tile_level > node.level;
   const MemoryLevel& level = overflows ? tile_level : *node.level;
-  // Caches fetch lines in pairs: runs shorter than a pair bring in bytes nobody reads.
-  const double fetched = cost.input_run_bytes > 0 && cost.input_run_bytes < kFetchBytes
-                             ? bytes * kFetchBytes / static_cast<double>(cost.input_run_bytes)
-                             : bytes;
+  // Caches fetch lines in pairs: runs shorter than a pair bring in bytes nobody reads. From
+  // the shared levels the prefetchers bring whole pixels: a block of channels costs what all
+  // of them do (ResNet-50's max pool in two blocks of 32 channels: 0.12-0.13 ms against 0.064).
+  const double run = static_cast<double>(cost.input_run_bytes);
+  const double fetched = run <= 0            ? bytes
+                         : is_shared(level)  ? bytes * static_cast<double>(cost.input_pixel_bytes) / run
+                         : run < kFetchBytes ? bytes * kFetchBytes / run
+                                             : bytes;
   const Rate bandwidth = overflows ? rate(level, Traffic::kCopy) : node.bandwidth;
   // Inputs a producer left in a closer cache come from there.
   const bool closer = is_shared(level) && warm.level != nullptr && warm.level < &level && bytes > 0;

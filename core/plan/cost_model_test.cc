@@ -640,6 +640,22 @@ TEST_CASE("short input runs fetch the rest of their line pair") {
   CHECK(seconds[2] == Approx(seconds[0]));
 }
 
+TEST_CASE(
+    "a block of NHWC channels read from the shared levels costs its whole pixels, from a core's own cache its runs") {
+  const Profile p = flat_profile(50);
+  ops::OpCost whole = elementwise_cost(4000);
+  whole.flops = 0;
+  ops::OpCost quarter = whole;  // 32 of 128 channels
+  quarter.input_run_bytes = 128;
+  quarter.input_pixel_bytes = 512;
+  // Nodes reaching 4 MB (L3: 20 GB/s copy) and 200 KB (L2).
+  const tiles::TileGraph g = hand_graph({{0, whole, 10}, {1, quarter, 10}, {2, whole, 10}, {3, quarter, 10}},
+                                        {4 << 20, 4 << 20, 200'000, 200'000});
+  const std::vector<double> seconds = predict_task_seconds(g, p, 1, /*in_model=*/false);
+  CHECK(seconds[1] - seconds[0] == Approx(3 * 4000 / 20e9));
+  CHECK(seconds[3] == Approx(seconds[2]));
+}
+
 TEST_CASE("a GEMM's row blocks read its weight panels again, from the level holding the node's weights") {
   const Profile p = flat_profile(50);
   // A GEMM tile reads the panels of its columns; other tiles their share of the node's.
