@@ -31,6 +31,7 @@ const MODELS = {
   mobilenetv2_b1: ['build/test-zoo-full/mobilenetv2_b1.json'],
   resnet50_b1: ['build/test-zoo-full/resnet50_b1.json'],
   bert_base: ['build/test-zoo-full/bert_base.json'],
+  inception_v3: ['build/test-zoo-full/inception_v3.json'],
   ppocr_det: ['build/ocr-models/ocr_det.json', [1, 3, 640, 640], true],
   ppocr_rec: ['build/ocr-models/ocr_rec.json', [1, 3, 48, 320], true],
   ppocr_cls: ['build/ocr-models/ocr_cls.json', null, true],
