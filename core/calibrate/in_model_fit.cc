@@ -134,7 +134,7 @@ Result<InModelFit> fit_in_model(const plan::Profile& profile, Isa isa, const Bud
                                                  {1, plan::SimScheduler::kDynamic, plan::sim_costs(g, rates)});
       for (size_t t = 0; t < g.tasks.size(); ++t) predicted[t] += run.locality[t];
       for (size_t t = 0; t < g.tasks.size(); ++t) {
-        samples[plan::work_kind_name(g.tasks[t].cost.kind)].push_back(
+        samples[plan::fit_class_name(g.tasks[t].cost)].push_back(
             {predicted[t], plan::gemm_tap_blocks(blocks, g.tasks[t].cost), measured.task[t]});
       }
       between += measured.between;

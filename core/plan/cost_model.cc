@@ -72,6 +72,11 @@ double gemm_count(const ops::OpCost& c) {
   return std::max(1.0, c.flops / one);
 }
 
+// The GEMMs of Winograd's transform points, with their transforms.
+bool winograd_points(const ops::OpCost& c) {
+  return c.kind == ops::WorkKind::kGemm && (c.transforms.input > 0 || c.transforms.output > 0);
+}
+
 // Bytes of a GEMM's packed weight panels for its columns (depth x columns), one batch's.
 double panel_bytes(const ops::GemmShape& g) {
   return 4.0 * static_cast<double>(g.depth) * static_cast<double>(g.columns);
@@ -93,6 +98,10 @@ const char* work_kind_name(ops::WorkKind kind) {
     case WorkKind::kNormalize: return "normalize";
   }
   return "copy";
+}
+
+const char* fit_class_name(const ops::OpCost& cost) {
+  return winograd_points(cost) ? "winograd" : work_kind_name(cost.kind);
 }
 
 const MemoryLevel& source_level(const Profile& profile, double bytes) {
@@ -175,6 +184,10 @@ TilePricer::TilePricer(const Profile& profile, int threads, double model_bytes, 
     const auto it = profile.in_model.find(work_kind_name(static_cast<ops::WorkKind>(kind)));
     if (it != profile.in_model.end()) in_model_[kind] = it->second;
   }
+  const auto winograd = profile.in_model.find("winograd");
+  in_model_[kWinogradFit] = in_model && winograd != profile.in_model.end()
+                                ? winograd->second
+                                : in_model_[static_cast<size_t>(ops::WorkKind::kGemm)];
   // Weights come from the level that holds all of them next to the activations (a run
   // passes through both): each node's once per run, spread over its tiles (a GEMM's row
   // blocks after the first read them again from a closer level: TilePricer::node).
@@ -281,7 +294,7 @@ TilePricer::Node TilePricer::node(double reach_bytes, double weight_bytes, uint3
 }
 
 double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double elements, Warm warm) const {
-  const InModel& fit = in_model_[static_cast<size_t>(cost.kind)];
+  const InModel& fit = in_model_[winograd_points(cost) ? kWinogradFit : static_cast<size_t>(cost.kind)];
   const double restream = restream_bytes(cost);
   const double compute = compute_seconds(cost, elements) + (restream > 0 ? restream / restream_rate_.alone : 0);
   // A GEMM tile's bytes count its weight panels once (B's footprint, every interleaved GEMM's);

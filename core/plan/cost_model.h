@@ -25,6 +25,11 @@ namespace tessera::plan {
 
 // "gemm", "depthwise", ...: how profiles name each kind of work.
 const char* work_kind_name(ops::WorkKind kind);
+// The class of a task's work that the in-model fit scales (the profile's `in_model` key): its
+// kind's name, but "winograd" for the GEMMs of Winograd's transform points, which run 36
+// interleaved with their transforms and cost more than direct GEMMs of their shape (a
+// profile without the class prices them as "gemm").
+const char* fit_class_name(const ops::OpCost& cost);
 
 // The memory level data of `bytes` are read from: the first whose half holds them (where
 // calibration measured each level; data filling a cache do not stay there next to everything
@@ -126,6 +131,7 @@ class TilePricer {
  private:
   static constexpr size_t kUnaryOps = static_cast<size_t>(kernels::UnaryOp::kMish) + 1;
   static constexpr size_t kWorkKinds = static_cast<size_t>(ops::WorkKind::kNormalize) + 1;
+  static constexpr size_t kWinogradFit = kWorkKinds;  // the in-model fit's one class past the kinds
 
   double unary_ns(kernels::UnaryOp op) const { return unary_ns_[static_cast<size_t>(op)]; }
   // Compute with the data in L1, without a fused activation; then with it, and with the
@@ -141,8 +147,8 @@ class TilePricer {
   const Profile& profile_;
   KernelBlocks blocks_;
   int threads_ = 1;
-  std::array<double, kUnaryOps> unary_ns_{};    // by kernels::UnaryOp, resolved once
-  std::array<InModel, kWorkKinds> in_model_{};  // by ops::WorkKind
+  std::array<double, kUnaryOps> unary_ns_{};        // by kernels::UnaryOp, resolved once
+  std::array<InModel, kWorkKinds + 1> in_model_{};  // by ops::WorkKind, then Winograd's
   const MemoryLevel* weight_level_ = nullptr;
   Rate weight_rate_;
   const MemoryLevel* own_cache_ = nullptr;     // the last private level

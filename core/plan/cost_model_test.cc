@@ -568,6 +568,25 @@ TEST_CASE("the in-model fit scales, offsets and charges taps per kind of work") 
   CHECK(rates[1] == Approx(dw));
 }
 
+TEST_CASE("Winograd's point GEMMs have a fit of their own, and take the direct GEMMs' where a profile has none") {
+  Profile p = flat_profile(50);
+  p.in_model["gemm"] = InModel{2, 1e-6, 0};
+  ops::OpCost points = gemm_cost(8, 32, 64, 36);
+  points.gemm.count = 36;
+  points.gemm.interleaved = true;
+  points.transforms = {8 * 64, 8 * 32};
+  CHECK(std::string(fit_class_name(points)) == "winograd");
+  CHECK(std::string(fit_class_name(gemm_cost(8, 32, 64))) == "gemm");
+  const tiles::TileGraph g = hand_graph({{0, points}, {1, gemm_cost(8, 32, 64)}});
+  const std::vector<double> rates = predict_task_seconds(g, p, 1, /*in_model=*/false);
+  const std::vector<double> as_gemm = predict_task_seconds(g, p, 1);
+  CHECK(as_gemm[0] == Approx(2 * rates[0] + 1e-6));
+  p.in_model["winograd"] = InModel{3, 2e-6, 0};
+  const std::vector<double> own = predict_task_seconds(g, p, 1);
+  CHECK(own[0] == Approx(3 * rates[0] + 2e-6));
+  CHECK(own[1] == Approx(as_gemm[1]));  // the direct GEMM keeps its fit
+}
+
 TEST_CASE(
     "memory: the longer of compute and traffic in a core's caches, their sum from shared levels, "
     "from the level a tile's own bytes fit in when they overflow its node's") {

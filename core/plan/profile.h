@@ -102,7 +102,7 @@ struct Profile {
   double shared_overwrite_gbps = 0;
   ExecutorCosts executor;
   TransferRates transfer;
-  // Per kind of work (by work_kind_name), what the microbenchmarks do not see inside a
+  // Per class of work (by fit_class_name), what the microbenchmarks do not see inside a
   // model: inputs arriving from another op rather than a warm cache (a scale), each tile's
   // setup, and a convolution's row pointers per kernel tap (what makes a 3-channel stem
   // slow). Fitted on a calibration network; absent kinds take scale 1 and nothing else.
