@@ -313,8 +313,9 @@ double TilePricer::seconds(const Node& node, const ops::OpCost& cost, double ele
   // the shared levels the prefetchers bring whole pixels: a block of channels costs what all
   // of them do (ResNet-50's max pool in two blocks of 32 channels: 0.12-0.13 ms against 0.064).
   const double run = static_cast<double>(cost.input_run_bytes);
+  const double pixel = static_cast<double>(std::max(cost.input_pixel_bytes, cost.input_run_bytes));
   const double fetched = run <= 0            ? bytes
-                         : is_shared(level)  ? bytes * static_cast<double>(cost.input_pixel_bytes) / run
+                         : is_shared(level)  ? bytes * pixel / run
                          : run < kFetchBytes ? bytes * kFetchBytes / run
                                              : bytes;
   const Rate bandwidth = overflows ? rate(level, Traffic::kCopy) : node.bandwidth;
