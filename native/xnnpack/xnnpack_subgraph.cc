@@ -279,7 +279,8 @@ Status SubgraphBuilder::emit_pool(const Node& node) {
   const Tensor& x = g_.tensors[node.inputs[0]];
   auto p = *xnnpack_pool_pads(a, x.shape, g_.tensors[node.output].shape);
   const auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
-  if (a.kind == ops::PoolAttrs::Kind::kAverage && a.count_include_pad) {
+  const bool padded = std::any_of(p.begin(), p.end(), [](int64_t v) { return v != 0; });
+  if (a.kind == ops::PoolAttrs::Kind::kAverage && a.count_include_pad && padded) {
     // The padding's zeros count: pad first, then average without padding (classify_pool
     // accepted only pads that are all declared).
     std::vector<int64_t> dims = physical_dims(x.shape, x.layout);  // N, H, W, C
