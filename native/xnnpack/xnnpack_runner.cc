@@ -100,8 +100,8 @@ Status XnnpackRunner::set_up_concat(const ConcatStage& stage, std::vector<xnn_op
     xnn_operator_t copy = nullptr;
     const auto columns = static_cast<size_t>(part.columns);
     enum xnn_status status = xnn_create_copy_nc_x32(columns, columns, static_cast<size_t>(stage.row_floats), 0, &copy);
-    if (status == xnn_status_success) copies.push_back(copy);
     if (status == xnn_status_success) {
+      copies.push_back(copy);  // deleted with the runner, set up or not
       status = xnn_setup_copy_nc_x32(copy, static_cast<size_t>(stage.rows), buffers_[part.input].data(),
                                      buffers_[stage.output].as<float>() + part.offset, pool_);
     }
