@@ -74,8 +74,10 @@ int calibrate_command(int argc, char** argv) {
   std::printf("  per element: add %.3f ns, softmax %.3f ns, layernorm %.3f ns, Erf %.3f ns\n",
               p["elementwise_ns"].get<double>(), p["softmax_ns"].get<double>(), p["normalize_ns"].get<double>(),
               p["unary_ns"]["Erf"].get<double>());
-  std::printf("  Winograd transforms per tile and channel: input %.2f ns, output %.2f ns\n",
-              p["winograd_input_ns"].get<double>(), p["winograd_output_ns"].get<double>());
+  std::printf(
+      "  Winograd transforms per tile and channel: F(4x4) input %.2f ns, output %.2f ns; F(2x2) %.2f, %.2f ns\n",
+      p["winograd_input_ns"].get<double>(), p["winograd_output_ns"].get<double>(),
+      p["winograd_f2_input_ns"].get<double>(), p["winograd_f2_output_ns"].get<double>());
   for (const auto& level : p["memory"]) {
     std::printf("  %-4s %9s: read %6.1f GB/s, copy %6.1f GB/s, all cores read %6.1f GB/s\n",
                 level["name"].get<std::string>().c_str(),

@@ -115,15 +115,20 @@ Result<plan::Profile> calibrate_machine(Isa isa, int threads, const Budget& budg
   p.softmax_ns = kernels::measure_softmax_ns(isa, 128, point);
   p.normalize_ns = kernels::measure_layer_norm_ns(isa, 768, point);
   p.pool_tap_ns = kernels::measure_pool_tap_ns(isa, point);
-  const kernels::WinogradTransformRates winograd = kernels::measure_winograd_transforms(isa, point);
-  p.winograd_input_ns = winograd.input_ns;
-  p.winograd_output_ns = winograd.output_ns;
+  const kernels::WinogradTransformRates f4 = kernels::measure_winograd_transforms(isa, kernels::kWinogradF4, point);
+  p.winograd_input_ns = f4.input_ns;
+  p.winograd_output_ns = f4.output_ns;
+  const kernels::WinogradTransformRates f2 = kernels::measure_winograd_transforms(isa, kernels::kWinogradF2, point);
+  p.winograd_f2_input_ns = f2.input_ns;
+  p.winograd_f2_output_ns = f2.output_ns;
   TESSERA_ASSIGN_OR_RETURN(p.permute_ns, measure_permute_ns(isa, budget));
   TESSERA_RETURN_IF_ERROR(require(p.depthwise_gflops, "the depthwise kernel"));
   TESSERA_RETURN_IF_ERROR(require(p.elementwise_ns, "the elementwise kernel"));
   TESSERA_RETURN_IF_ERROR(require(p.softmax_ns * p.normalize_ns, "the row kernels"));
   TESSERA_RETURN_IF_ERROR(require(p.pool_tap_ns * p.permute_ns, "the pool and permute kernels"));
-  TESSERA_RETURN_IF_ERROR(require(p.winograd_input_ns * p.winograd_output_ns, "the Winograd transforms"));
+  TESSERA_RETURN_IF_ERROR(
+      require(p.winograd_input_ns * p.winograd_output_ns * p.winograd_f2_input_ns * p.winograd_f2_output_ns,
+              "the Winograd transforms"));
 
   p.memory = measure_memory(p.cores, budget);
   if (p.memory.empty()) return Status::error("calibrate: out of memory for the bandwidth working set");

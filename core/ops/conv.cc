@@ -46,7 +46,7 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   static_cast<Window&>(a) = parsed.window;
   a.has_bias = p.has_input(2);
   const Shape out{x[0], w[0], parsed.out_h, parsed.out_w};
-  if (winograd_allowed(a, {{x, w}, out})) a.algorithm = ConvAlgorithm::kWinograd;
+  if (winograd_allowed(a, {{x, w}, out}, ConvAlgorithm::kWinogradF4)) a.algorithm = ConvAlgorithm::kWinogradF4;
   TESSERA_RETURN_IF_ERROR(p.check_work(out, w[1] * w[2] * w[3]));
   return ParsedOp{a, out};
 }
@@ -59,16 +59,25 @@ int64_t igemm_row_bytes(const ConvAttrs& a, const OpShapes& s) {
   return static_cast<int64_t>(sizeof(float)) * a.stride_w * s.inputs[0][1];
 }
 
-bool winograd_allowed(const ConvAttrs& a, const OpShapes& s) {
+bool winograd_allowed(const ConvAttrs& a, const OpShapes& s, ConvAlgorithm winograd) {
   const Shape& x = s.inputs[0];
   const Shape& y = s.output;
   const bool shape = a.kernel_h == 3 && a.kernel_w == 3 && a.stride_h == 1 && a.stride_w == 1 && a.dilation_h == 1 &&
                      a.dilation_w == 1 && a.group == 1;
-  return shape && x[1] >= kWinogradMinChannels && y[1] >= kWinogradMinChannels &&
-         kernels::kWinogradPoints * x[1] <= kWinogradWeightsPerOutput * y[2] * y[3];
+  const int64_t bound =
+      winograd == ConvAlgorithm::kWinogradF4 ? kWinogradF4WeightsPerOutput : kWinogradF2WeightsPerOutput;
+  return winograd != ConvAlgorithm::kGemm && shape && x[1] >= kWinogradMinChannels && y[1] >= kWinogradMinChannels &&
+         winograd_tile(winograd).points() * x[1] <= bound * y[2] * y[3];
 }
 
-int algorithm_count(const ConvAttrs& a, const OpShapes& s) { return winograd_allowed(a, s) ? 2 : 1; }
+kernels::WinogradTile winograd_tile(ConvAlgorithm winograd) {
+  return winograd == ConvAlgorithm::kWinogradF4 ? kernels::kWinogradF4 : kernels::kWinogradF2;
+}
+
+int algorithm_count(const ConvAttrs& a, const OpShapes& s) {
+  if (!winograd_allowed(a, s, ConvAlgorithm::kWinogradF2)) return 1;
+  return winograd_allowed(a, s, ConvAlgorithm::kWinogradF4) ? 3 : 2;
+}
 
 ConvAttrs with_algorithm(ConvAttrs a, int algorithm) {
   a.algorithm = static_cast<ConvAlgorithm>(algorithm);
@@ -77,30 +86,37 @@ ConvAttrs with_algorithm(ConvAttrs a, int algorithm) {
 
 int algorithm_of(const ConvAttrs& a) { return static_cast<int>(a.algorithm); }
 
-const char* algorithm_name(const ConvAttrs& a) { return a.algorithm == ConvAlgorithm::kWinograd ? "winograd" : "gemm"; }
+const char* algorithm_name(const ConvAttrs& a) {
+  switch (a.algorithm) {
+    case ConvAlgorithm::kGemm: return "gemm";
+    case ConvAlgorithm::kWinogradF2: return "winograd_f2";
+    case ConvAlgorithm::kWinogradF4: return "winograd";
+  }
+  return "gemm";
+}
 
 namespace {
 
 constexpr int64_t kWinogradBlock = 64;  // the narrowest channel block of a Winograd layer
 
 // Winograd's work on `out`: the convolution's flops, done as one GEMM per transform point
-// over the region's 4x4-output tiles, and the transforms of its tiles (the input transform
-// runs again for every channel block).
+// over the region's tiles, and the transforms of its tiles (the input transform runs again
+// for every channel block).
 OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
-  const int64_t cin = s.inputs[0][1], columns = out.extent(1);
-  constexpr int64_t kSide = kernels::kWinogradOutput;
+  const kernels::WinogradTile tile = winograd_tile(a.algorithm);
+  const int64_t cin = s.inputs[0][1], columns = out.extent(1), side = tile.output;
   const int64_t tiles =
-      out.extent(0) * (ceil_div(out.end[2], kSide) - out.begin[2] / kSide) * ceil_div(out.extent(3), kSide);
-  const int64_t weights = (kernels::kWinogradPoints - a.kernel_h * a.kernel_w) * cin * columns;
+      out.extent(0) * (ceil_div(out.end[2], side) - out.begin[2] / side) * ceil_div(out.extent(3), side);
+  const int64_t weights = (tile.points() - a.kernel_h * a.kernel_w) * cin * columns;
   return {.flops = flops,
           .bytes = bytes + 4.0 * static_cast<double>(weights),
           .kind = WorkKind::kGemm,
-          .gemm = {tiles, columns, cin, 1, kernels::kWinogradPoints, s.output[1],
+          .gemm = {tiles, columns, cin, 1, tile.points(), s.output[1],
                    static_cast<int64_t>(sizeof(float) * kernels::winograd_row_floats(static_cast<size_t>(cin))),
                    /*interleaved=*/true},
           .unary = a.epilogue.activation,
           .affine_passes = a.epilogue.affine_passes(),
-          .transforms = {tiles * cin, tiles * columns}};
+          .transforms = {tiles * cin, tiles * columns, side}};
 }
 
 }  // namespace
@@ -119,7 +135,7 @@ OpCost cost(const ConvAttrs& a, const OpShapes& s, const Region& out) {
     bytes += 4.0 * static_cast<double>(in->extent(0) * in->extent(1) * rows * columns);
   }
   bytes += 4.0 * static_cast<double>(out.extent(1) * cin_per_group * a.kernel_h * a.kernel_w);
-  if (a.algorithm == ConvAlgorithm::kWinograd) return winograd_cost(a, s, out, flops, bytes);
+  if (a.algorithm != ConvAlgorithm::kGemm) return winograd_cost(a, s, out, flops, bytes);
   const int64_t channels = s.output[1];
   if (a.group == channels && a.group == s.inputs[0][1]) {
     const int64_t taps =
@@ -164,14 +180,13 @@ TilingHints tiling_hints(const ConvAttrs& a, const OpShapes& s, const TilingQuer
   // Every channel block of a Winograd layer transforms the whole input again: with 8-wide
   // blocks (WebAssembly's panel) that transform took as long as the 36 GEMMs. Blocks of 64
   // channels cut its repeats eightfold.
-  if (a.algorithm == ConvAlgorithm::kWinograd) align = std::min(channels, round_up(kWinogradBlock, panel));
+  const bool winograd = a.algorithm != ConvAlgorithm::kGemm;
+  if (winograd) align = std::min(channels, round_up(kWinogradBlock, panel));
   // Row bands hold whole GEMM row blocks where the rows are short; Winograd's row blocks are
-  // 4x4-output tiles, 4 rows high.
+  // its tiles, as high as their outputs.
   const int64_t mr = kernels::best_gemm_kernel(q.isa).mr;
-  const int64_t rows = a.algorithm == ConvAlgorithm::kWinograd
-                           ? kernels::kWinogradOutput *
-                                 std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], kernels::kWinogradOutput)))
-                           : std::max<int64_t>(1, ceil_div(mr, s.output[3]));
+  const int64_t side = winograd ? winograd_tile(a.algorithm).output : 1;
+  const int64_t rows = side * std::max<int64_t>(1, ceil_div(mr, ceil_div(s.output[3], side)));
   // Row bands let the next layer start early, but every band re-reads all the weights: when
   // the weights outweigh an image's input, channel blocks come first and rows only feed threads.
   const int64_t weights = channels * (x[1] / a.group) * a.kernel_h * a.kernel_w;

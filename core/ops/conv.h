@@ -2,13 +2,15 @@
 // epilogue; runs as an indirect GEMM over a tile's rows, or as a direct depthwise kernel.
 #pragma once
 
+#include "core/kernels/winograd/winograd.h"
 #include "core/ops/op_contract.h"
 #include "core/ops/spatial.h"
 
 namespace tessera::ops {
 
-// How a convolution computes: the direct (indirect) GEMM, or Winograd F(4x4, 3x3).
-enum class ConvAlgorithm { kGemm, kWinograd };
+// How a convolution computes: the direct (indirect) GEMM, Winograd F(2x2, 3x3) or F(4x4, 3x3).
+// In the order of the weights they allow (winograd_allowed): each allows the ones before it.
+enum class ConvAlgorithm { kGemm, kWinogradF2, kWinogradF4 };
 
 struct ConvAttrs : Window {
   int64_t group = 1;
@@ -34,19 +36,24 @@ bool gathers_rows(const ConvAttrs&, const OpShapes&);
 // multiple of 4 KiB apart run a kernel of fewer rows (gemm.h).
 int64_t igemm_row_bytes(const ConvAttrs&, const OpShapes&);
 
-// 3x3 stride-1 convolutions of enough channels may run by Winograd F(4x4, 3x3)
-// (conv_winograd.cc): 2.25 multiplies per output and channel pair instead of 9, for weights
-// 4x larger once transformed. Only where those stay within kWinogradWeightsPerOutput times
-// the output (36 x input channels against the pixels, per output channel): the weights of
-// small images of many channels would grow most (docs/benchmarks.md: 14 x 14 x 256 measured
-// 1.0-1.2x faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x for 28 MB more).
-// Where it may, it is the convolution's own choice.
+// 3x3 stride-1 convolutions of enough channels may run by Winograd (conv_winograd.cc):
+// F(4x4, 3x3) does 2.25 multiplies per output and channel pair instead of 9, for weights 4x
+// larger once transformed; F(2x2, 3x3) 4 for weights 1.8x larger. Only where those stay within
+// a bound per output (points x input channels against the pixels, per output channel): the
+// weights of small images of many channels would grow most (docs/benchmarks.md: F(4x4) on
+// 14 x 14 x 256 measured 1.0-1.2x faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x
+// for 28 MB more). F(4x4) within 8x, the convolution's own choice where it may; F(2x2) within
+// 24x (ResNet-50's 14 x 14 x 256, not its 7 x 7 x 512), where the cost model chooses it.
 inline constexpr int64_t kWinogradMinChannels = 16;
-inline constexpr int64_t kWinogradWeightsPerOutput = 8;
-bool winograd_allowed(const ConvAttrs&, const OpShapes&);
+inline constexpr int64_t kWinogradF4WeightsPerOutput = 8;
+inline constexpr int64_t kWinogradF2WeightsPerOutput = 24;
+bool winograd_allowed(const ConvAttrs&, const OpShapes&, ConvAlgorithm winograd);
 
-// The algorithms a node may run by (ops.h: op_algorithm_count): ConvAlgorithm's values, the
-// first one, or both where Winograd is allowed.
+// The Winograd tile an algorithm computes with (kGemm: none).
+kernels::WinogradTile winograd_tile(ConvAlgorithm winograd);
+
+// The algorithms a node may run by (ops.h: op_algorithm_count): ConvAlgorithm's values up to
+// the last one allowed.
 int algorithm_count(const ConvAttrs&, const OpShapes&);
 ConvAttrs with_algorithm(ConvAttrs a, int algorithm);
 int algorithm_of(const ConvAttrs& a);

@@ -286,8 +286,8 @@ Result<std::unique_ptr<TileKernel>> bind(const ConvAttrs& a, const BindArgs& arg
     if (!kernel->valid()) return out_of_memory();
     return std::unique_ptr<TileKernel>(std::move(kernel));
   }
-  if (a.algorithm == ConvAlgorithm::kWinograd) {
-    if (!winograd_allowed(a, args.shapes)) {
+  if (a.algorithm != ConvAlgorithm::kGemm) {
+    if (!winograd_allowed(a, args.shapes, a.algorithm)) {
       return Status::error(args.path + ": Winograd applies to 3x3 stride-1 convolutions of one group and at least " +
                            std::to_string(kWinogradMinChannels) + " channels, where its weights stay small");
     }

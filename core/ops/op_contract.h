@@ -92,10 +92,12 @@ struct DepthwiseShape {
 };
 
 // What a Winograd tile transforms besides its points' GEMMs, in tiles x channels: its input
-// channels through the input transform, its output channels through the output one.
+// channels through the input transform, its output channels through the output one, on
+// Winograd tiles of `side` outputs per side (kernels::WinogradTile).
 struct TransformShape {
   int64_t input = 0;
   int64_t output = 0;
+  int side = 0;
   bool operator==(const TransformShape&) const = default;
 };
 

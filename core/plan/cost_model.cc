@@ -8,6 +8,7 @@
 #include "core/base/cpu_features.h"
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/kernels/winograd/winograd.h"
 #include "core/ops/unary.h"
 #include "core/tiles/schedule_policy.h"
 
@@ -235,8 +236,9 @@ double TilePricer::kernel_seconds(const ops::OpCost& c, double elements) const {
       const double rate = gemm_gflops(p.gemm, static_cast<double>(g.rows), static_cast<double>(g.columns),
                                       static_cast<double>(g.depth));
       const ops::TransformShape& t = c.transforms;
-      const double transforms =
-          static_cast<double>(t.input) * p.winograd_input_ns + static_cast<double>(t.output) * p.winograd_output_ns;
+      const bool f2 = t.side == kernels::kWinogradF2.output;
+      const double transforms = static_cast<double>(t.input) * (f2 ? p.winograd_f2_input_ns : p.winograd_input_ns) +
+                                static_cast<double>(t.output) * (f2 ? p.winograd_f2_output_ns : p.winograd_output_ns);
       return padded / (rate * 1e9) + transforms * 1e-9;
     }
   }

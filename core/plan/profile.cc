@@ -17,7 +17,9 @@ constexpr const char* kFormat = "tessera-profile";
 
 // A Winograd transform priced as elementwise passes, one per point, per tile and channel: what
 // profiles without measured transforms, and the uncalibrated guesses, charge.
-double transform_ns_as_passes(double elementwise_ns) { return kernels::kWinogradPoints * elementwise_ns; }
+double transform_ns_as_passes(kernels::WinogradTile tile, double elementwise_ns) {
+  return tile.points() * elementwise_ns;
+}
 
 // Reads the fields of one JSON object, remembering the first one that is missing or of
 // the wrong type: callers read everything, then ask for the status once.
@@ -166,6 +168,8 @@ std::string profile_to_json(const Profile& p) {
       {"pool_tap_ns", p.pool_tap_ns},
       {"winograd_input_ns", p.winograd_input_ns},
       {"winograd_output_ns", p.winograd_output_ns},
+      {"winograd_f2_input_ns", p.winograd_f2_input_ns},
+      {"winograd_f2_output_ns", p.winograd_f2_output_ns},
       {"permute_ns", p.permute_ns},
       {"memory", memory},
       {"cross_core_gbps", p.cross_core_gbps},
@@ -210,10 +214,16 @@ Result<Profile> profile_from_json(const std::string& text) {
   p.normalize_ns = r.number("normalize_ns");
   p.pool_tap_ns = r.number("pool_tap_ns");
   p.permute_ns = r.number("permute_ns");
-  // Absent from profiles made before the transforms were measured.
-  const double as_passes = transform_ns_as_passes(p.elementwise_ns);
+  // Absent from profiles made before the transforms were measured. F(2x2)'s, absent from those
+  // made before it ran, are F(4x4)'s per point.
+  const double as_passes = transform_ns_as_passes(kernels::kWinogradF4, p.elementwise_ns);
   p.winograd_input_ns = doc.contains("winograd_input_ns") ? r.number("winograd_input_ns", false) : as_passes;
   p.winograd_output_ns = doc.contains("winograd_output_ns") ? r.number("winograd_output_ns", false) : as_passes;
+  const double f2_per_f4 = static_cast<double>(kernels::kWinogradF2.points()) / kernels::kWinogradF4.points();
+  p.winograd_f2_input_ns =
+      doc.contains("winograd_f2_input_ns") ? r.number("winograd_f2_input_ns", false) : p.winograd_input_ns * f2_per_f4;
+  p.winograd_f2_output_ns = doc.contains("winograd_f2_output_ns") ? r.number("winograd_f2_output_ns", false)
+                                                                  : p.winograd_output_ns * f2_per_f4;
   if (doc.contains("cross_core_gbps"))  // absent from profiles made before it was measured
     p.cross_core_gbps = r.number("cross_core_gbps", false);
   if (doc.contains("shared_overwrite_gbps"))  // likewise
@@ -303,7 +313,8 @@ Profile uncalibrated_profile(const std::string& isa, const std::string& build) {
   p.normalize_ns = 1;
   p.pool_tap_ns = 0.1;
   p.permute_ns = 0.1;
-  p.winograd_input_ns = p.winograd_output_ns = transform_ns_as_passes(p.elementwise_ns);
+  p.winograd_input_ns = p.winograd_output_ns = transform_ns_as_passes(kernels::kWinogradF4, p.elementwise_ns);
+  p.winograd_f2_input_ns = p.winograd_f2_output_ns = transform_ns_as_passes(kernels::kWinogradF2, p.elementwise_ns);
   p.memory = {{"L1", 32 << 10, 100, 60, 100},
               {"L2", 1 << 20, 50, 30, 50},
               {"L3", 16 << 20, 30, 20, 60},

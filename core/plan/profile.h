@@ -90,10 +90,12 @@ struct Profile {
   double softmax_ns = 0;                   // per element of a row
   double normalize_ns = 0;                 // per element of a layer-norm row
   double pool_tap_ns = 0;                  // per window tap of a pool
-  // Winograd F(4x4, 3x3) transforms, per tile and channel: the input one (per input channel)
-  // and the output one (per output channel), beside the GEMMs of its points.
+  // Winograd F(4x4, 3x3) and F(2x2, 3x3) transforms, per tile and channel: the input one (per
+  // input channel) and the output one (per output channel), beside the GEMMs of its points.
   double winograd_input_ns = 0;
   double winograd_output_ns = 0;
+  double winograd_f2_input_ns = 0;
+  double winograd_f2_output_ns = 0;
   double permute_ns = 0;            // per byte moved by a strided copy, data in L1
   std::vector<MemoryLevel> memory;  // L1 first, DRAM last
   double cross_core_gbps = 0;       // reading what another core just wrote (0: not measured)

@@ -171,12 +171,13 @@ TEST_CASE("a memory-bound op cuts an inner dimension only where the outer ones c
   CHECK(column_cuts > 0);
 }
 
-TEST_CASE("the cost model chooses each 3x3 convolution's algorithm: Winograd unless its transforms cost more") {
+TEST_CASE("the cost model chooses each 3x3 convolution's algorithm: the Winograd tile whose transforms cost least") {
   // residual_cnn's two 3x3 convolutions (16 and 32 channels in, 40 x 40) may run by Winograd.
-  auto chosen = [](double transform_ns) {
+  auto chosen = [](double f4_ns, double f2_ns) {
     graph::Graph g = residual_cnn();
     Profile p = uncalibrated_profile("avx512", "native");
-    p.winograd_input_ns = p.winograd_output_ns = transform_ns;
+    p.winograd_input_ns = p.winograd_output_ns = f4_ns;
+    p.winograd_f2_input_ns = p.winograd_f2_output_ns = f2_ns;
     const Result<int> changed = choose_algorithms(g, p, {}, {});
     REQUIRE(changed.ok());
     std::vector<std::string> algorithms;
@@ -185,9 +186,10 @@ TEST_CASE("the cost model chooses each 3x3 convolution's algorithm: Winograd unl
     }
     return algorithms;
   };
-  const std::vector<std::string> cheap = chosen(1e-3), dear = chosen(1e3);
-  CHECK(cheap == std::vector<std::string>{"winograd", "winograd", "gemm", "gemm"});
-  CHECK(dear == std::vector<std::string>{"gemm", "gemm", "gemm", "gemm"});
+  // Free transforms: F(4x4), the fewest multiplies.
+  CHECK(chosen(1e-3, 1e-3) == std::vector<std::string>{"winograd", "winograd", "gemm", "gemm"});
+  CHECK(chosen(1e3, 1e-3) == std::vector<std::string>{"winograd_f2", "winograd_f2", "gemm", "gemm"});
+  CHECK(chosen(1e3, 1e3) == std::vector<std::string>{"gemm", "gemm", "gemm", "gemm"});
 }
 
 TEST_CASE("channel cuts follow the GEMM panels of the ISA the kernels run, not of the machine") {

@@ -2,6 +2,7 @@
 #include "tests/support/engine_check.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "core/base/cpu_features.h"
 #include "tests/support/reference_run.h"
@@ -24,6 +25,31 @@ ModelInfo compiled_info(const TestModel& model, const CompileOptions& options) {
   INFO(info.status().message());
   REQUIRE(info.ok());
   return info.value();
+}
+
+CompileOptions with_algorithms(const std::string& json, const std::vector<uint8_t>& weights, CompileOptions options,
+                               const std::map<std::string, std::string>& algorithms) {
+  if (algorithms.empty()) return options;
+  auto model = Model::load(json, weights, options);
+  INFO((model.ok() ? std::string() : model.status().message()));
+  REQUIRE(model.ok());
+  auto text = model.value()->plan_json();
+  REQUIRE(text.ok());
+  nlohmann::json plan = nlohmann::json::parse(*text);
+  size_t set = 0;
+  for (nlohmann::json& node : plan["nodes"]) {
+    const auto it = algorithms.find(node["name"].get<std::string>());
+    if (it == algorithms.end()) continue;
+    node["algorithm"] = it->second;
+    // One tile: the plan's cuts follow the granularity of the algorithm it was made with.
+    nlohmann::json whole = nlohmann::json::array();
+    for (const nlohmann::json& d : node["shape"]) whole.push_back({0, d});
+    node["cuts"] = whole;
+    ++set;
+  }
+  REQUIRE(set == algorithms.size());
+  options.plan = plan.dump();
+  return options;
 }
 
 std::vector<Tensor> session_outputs(const std::shared_ptr<const Model>& model, const std::vector<Tensor>& inputs) {
@@ -60,6 +86,7 @@ std::vector<Tensor> check_model(const std::string& json, const std::vector<uint8
         compile.isa = isa;
         compile.reuse_memory = reuse;
         if (options.tile_flops > 0) compile.tile_flops = options.tile_flops;
+        compile = with_algorithms(json, weights, compile, options.algorithms);
         auto model = Model::load(json, weights, compile);
         INFO("isa " << isa << ", " << threads << " threads, arena reuse " << reuse);
         INFO((model.ok() ? std::string() : model.status().message()));

@@ -91,42 +91,40 @@ double measure_pool_tap_ns(Isa isa, double seconds) {
   return t / static_cast<double>(g.out_h * g.out_w * g.channels * 9) * 1e9;
 }
 
-WinogradTransformRates measure_winograd_transforms(Isa isa, double seconds) {
+WinogradTransformRates measure_winograd_transforms(Isa isa, WinogradTile tile, double seconds) {
   if (!isa_supported(isa)) return {};
-  const WinogradKernels& k = best_winograd_kernels(isa);
+  const WinogradKernels& k = best_winograd_kernels(isa, tile);
   const GemmKernel& gemm = best_gemm_kernel(isa);
-  // One row block of tiles (the GEMM's rows) along a 6-pixel-high strip of the image.
-  const size_t channels = 64, tiles = gemm.mr, width = tiles * kWinogradOutput + 2;
+  // One row block of tiles (the GEMM's rows) along a strip of the image one tile high.
+  const size_t side = tile.output, n = tile.input(), points = tile.points();
+  const size_t channels = 64, tiles = gemm.mr, width = tiles * side + 2;
   const size_t v_row = winograd_row_floats(channels), panel = gemm.nr;
   std::mt19937 rng(1);
-  AlignedBuffer image = random_buffer(kWinogradInput * width * channels, rng);
-  AlignedBuffer v = AlignedBuffer::allocate(kWinogradPoints * tiles * v_row * sizeof(float));
-  AlignedBuffer m = random_buffer(kWinogradPoints * tiles * panel, rng);
+  AlignedBuffer image = random_buffer(n * width * channels, rng);
+  AlignedBuffer v = AlignedBuffer::allocate(points * tiles * v_row * sizeof(float));
+  AlignedBuffer m = random_buffer(points * tiles * panel, rng);
   AlignedBuffer bias = random_buffer(panel, rng);
-  AlignedBuffer y = AlignedBuffer::allocate(kWinogradOutput * width * panel * sizeof(float));
+  AlignedBuffer y = AlignedBuffer::allocate(side * width * panel * sizeof(float));
   if (image.data() == nullptr || v.data() == nullptr || m.data() == nullptr || bias.data() == nullptr ||
       y.data() == nullptr) {
     return {};
   }
-  std::vector<const float*> pixels(tiles * kWinogradPoints);
+  std::vector<const float*> pixels(tiles * points);
   for (size_t t = 0; t < tiles; ++t) {
-    for (int i = 0; i < kWinogradInput; ++i) {
-      for (int j = 0; j < kWinogradInput; ++j) {
-        pixels[t * kWinogradPoints + i * kWinogradInput + j] =
-            image.as<float>() + (i * width + t * kWinogradOutput + j) * channels;
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < n; ++j) {
+        pixels[t * points + i * n + j] = image.as<float>() + (i * width + t * side + j) * channels;
       }
     }
   }
   const double input = median_seconds_of(seconds / 2, [&] {
-    for (size_t t = 0; t < tiles; ++t)
-      k.input(channels, &pixels[t * kWinogradPoints], v.as<float>() + t * v_row, tiles * v_row);
+    for (size_t t = 0; t < tiles; ++t) k.input(channels, &pixels[t * points], v.as<float>() + t * v_row, tiles * v_row);
   });
   const MinMax clamp{0.0f, 6.0f};
   const double output = median_seconds_of(seconds / 2, [&] {
     for (size_t t = 0; t < tiles; ++t) {
-      k.output(panel, m.as<float>() + t * panel, tiles * panel, bias.as<float>(),
-               y.as<float>() + t * kWinogradOutput * panel, width * panel, panel, nullptr, 0, kWinogradOutput,
-               kWinogradOutput, clamp);
+      k.output(panel, m.as<float>() + t * panel, tiles * panel, bias.as<float>(), y.as<float>() + t * side * panel,
+               width * panel, panel, nullptr, 0, side, side, clamp);
     }
   });
   const auto per_channel = [&](double t, size_t c) { return t / static_cast<double>(tiles * c) * 1e9; };

@@ -10,6 +10,7 @@
 #include "core/kernels/dwconv/dwconv.h"
 #include "core/kernels/elementwise/elementwise.h"
 #include "core/kernels/gemm/gemm.h"
+#include "core/kernels/winograd/winograd.h"
 
 namespace tessera::kernels {
 
@@ -42,7 +43,7 @@ double measure_layer_norm_ns(Isa isa, size_t row, double seconds);
 // Nanoseconds per window tap of a 3x3 stride-2 MaxPool.
 double measure_pool_tap_ns(Isa isa, double seconds);
 
-// Nanoseconds per tile and channel of the Winograd F(4x4, 3x3) transforms up to `isa`, as a
+// Nanoseconds per tile and channel of the Winograd transforms of `tile` up to `isa`, as a
 // convolution runs them: the input transform of a row block of tiles over 64 channels of an
 // NHWC image, the output transform of one GEMM panel's channels (with bias and clamp). Data
 // in L1 and L2; zeros when `isa` is not supported here.
@@ -50,6 +51,6 @@ struct WinogradTransformRates {
   double input_ns = 0;
   double output_ns = 0;
 };
-WinogradTransformRates measure_winograd_transforms(Isa isa, double seconds);
+WinogradTransformRates measure_winograd_transforms(Isa isa, WinogradTile tile, double seconds);
 
 }  // namespace tessera::kernels

@@ -1,15 +1,11 @@
-// Winograd F(4x4, 3x3) transforms, WebAssembly SIMD128: 4 channels per step.
+// Winograd F(4x4, 3x3) and F(2x2, 3x3) transforms, WebAssembly SIMD128: 4 channels per step.
 #include "core/kernels/simd/vec_wasm128.h"
 #include "core/kernels/winograd/winograd_impl.h"
 #include "core/kernels/winograd/winograd_ukernels.h"
 
 namespace tessera::kernels {
 
-TESSERA_WINOGRAD_INPUT(f32_winograd_input_wasm128) { winograd_input<VecWasm128>(channels, in, v, v_stride); }
-
-TESSERA_WINOGRAD_OUTPUT(f32_winograd_output_wasm128) {
-  winograd_output<VecWasm128>(channels, m, m_stride, bias, y, y_row_stride, y_pixel_stride, residual, row_begin,
-                              row_end, cols, clamp);
-}
+TESSERA_WINOGRAD_TRANSFORMS(f32_winograd_f4_input_wasm128, f32_winograd_f4_output_wasm128, VecWasm128, WinogradF4)
+TESSERA_WINOGRAD_TRANSFORMS(f32_winograd_f2_input_wasm128, f32_winograd_f2_output_wasm128, VecWasm128, WinogradF2)
 
 }  // namespace tessera::kernels
