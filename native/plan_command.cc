@@ -37,13 +37,13 @@ std::string grid_string(const std::vector<int64_t>& grid) {
 }
 
 void explain(const PlanReport& report) {
-  std::printf("\n%-40s %-20s %-12s %-12s %-9s %10s %10s %8s\n", "node", "op", "grid", "default", "algorithm", "pred ms",
-              "default ms", "gain ms");
+  std::printf("\n%-40s %-20s %-12s %-12s %-11s %10s %10s %8s\n", "node", "op", "grid", "default", "algorithm",
+              "pred ms", "default ms", "gain ms");
   double gain = 0;
   for (const NodePlan& n : report.nodes) {
     const double g = n.default_ms - n.predicted_ms;
     gain += g;
-    std::printf("%-40.40s %-20.20s %-12s %-12s %-9s %10.4f %10.4f %8.4f\n", n.name.c_str(), n.op.c_str(),
+    std::printf("%-40.40s %-20.20s %-12s %-12s %-11s %10.4f %10.4f %8.4f\n", n.name.c_str(), n.op.c_str(),
                 grid_string(n.grid).c_str(), grid_string(n.default_grid).c_str(),
                 n.algorithm.empty() ? "-" : n.algorithm.c_str(), n.predicted_ms, n.default_ms, g);
   }

@@ -46,7 +46,9 @@ Result<ParsedOp> parse_conv(NodeParser& p) {
   static_cast<Window&>(a) = parsed.window;
   a.has_bias = p.has_input(2);
   const Shape out{x[0], w[0], parsed.out_h, parsed.out_w};
-  if (winograd_allowed(a, {{x, w}, out}, ConvAlgorithm::kWinogradF4)) a.algorithm = ConvAlgorithm::kWinogradF4;
+  for (ConvAlgorithm winograd : {ConvAlgorithm::kWinogradF2, ConvAlgorithm::kWinogradF4}) {
+    if (winograd_allowed(a, {{x, w}, out}, winograd)) a.algorithm = winograd;
+  }
   TESSERA_RETURN_IF_ERROR(p.check_work(out, w[1] * w[2] * w[3]));
   return ParsedOp{a, out};
 }

@@ -42,8 +42,8 @@ int64_t igemm_row_bytes(const ConvAttrs&, const OpShapes&);
 // a bound per output (points x input channels against the pixels, per output channel): the
 // weights of small images of many channels would grow most (docs/benchmarks.md: F(4x4) on
 // 14 x 14 x 256 measured 1.0-1.2x faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x
-// for 28 MB more). F(4x4) within 8x, the convolution's own choice where it may; F(2x2) within
-// 24x (ResNet-50's 14 x 14 x 256, not its 7 x 7 x 512), where the cost model chooses it.
+// for 28 MB more). F(4x4) within 8x, F(2x2) within 24x (ResNet-50's 14 x 14 x 256, not its
+// 7 x 7 x 512); the convolution's own choice is the one of fewer multiplies it may run.
 inline constexpr int64_t kWinogradMinChannels = 16;
 inline constexpr int64_t kWinogradF4WeightsPerOutput = 8;
 inline constexpr int64_t kWinogradF2WeightsPerOutput = 24;

@@ -250,8 +250,11 @@ double TilePricer::restream_bytes(const ops::OpCost& c) const {
   if (c.kind != ops::WorkKind::kGemm || restream_rate_.alone <= 0) return 0;
   const double count = gemm_count(c);
   const double panels = panel_bytes(g) * (g.interleaved ? count : 1);  // what one block of rows reads
-  if (panels <= (own_cache_ != nullptr ? static_cast<double>(own_cache_->bytes) : 0)) return 0;
-  const double passes = std::ceil(static_cast<double>(g.rows) / blocks_.of(g).mr) - 1;
+  // The panels stay in the core's caches only beside the rows of A a block reads with them.
+  const int mr = blocks_.of(g).mr;
+  const double a_rows = 4.0 * mr * static_cast<double>(g.depth) * (g.interleaved ? count : 1);
+  if (panels + a_rows <= (own_cache_ != nullptr ? static_cast<double>(own_cache_->bytes) : 0)) return 0;
+  const double passes = std::ceil(static_cast<double>(g.rows) / mr) - 1;
   return (g.interleaved ? 1 : count) * passes * panels;
 }
 

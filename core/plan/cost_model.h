@@ -26,9 +26,9 @@ namespace tessera::plan {
 // "gemm", "depthwise", ...: how profiles name each kind of work.
 const char* work_kind_name(ops::WorkKind kind);
 // The class of a task's work that the in-model fit scales (the profile's `in_model` key): its
-// kind's name, but "winograd" for the GEMMs of Winograd's transform points, which run 36
-// interleaved with their transforms and cost more than direct GEMMs of their shape (a
-// profile without the class prices them as "gemm").
+// kind's name, but "winograd" for the GEMMs of Winograd's transform points (both tiles'),
+// which run interleaved with their transforms and cost more than direct GEMMs of their shape
+// (a profile without the class prices them as "gemm").
 const char* fit_class_name(const ops::OpCost& cost);
 
 // The memory level data of `bytes` are read from: the first whose half holds them (where

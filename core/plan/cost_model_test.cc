@@ -585,6 +585,10 @@ TEST_CASE("Winograd's point GEMMs have a fit of their own, and take the direct G
   const std::vector<double> own = predict_task_seconds(g, p, 1);
   CHECK(own[0] == Approx(3 * rates[0] + 2e-6));
   CHECK(own[1] == Approx(as_gemm[1]));  // the direct GEMM keeps its fit
+  ops::OpCost f2 = points;              // F(2x2)'s points share the class
+  f2.gemm.count = 16;
+  f2.transforms.side = 2;
+  CHECK(std::string(fit_class_name(f2)) == "winograd");
 }
 
 TEST_CASE(
@@ -738,6 +742,21 @@ TEST_CASE("a Winograd tile: its points' GEMMs, its transforms per tile and chann
   wide.gemm.interleaved = true;
   const double panels = 36 * 4.0 * 256 * 64;
   CHECK(predict_task_seconds(hand_graph({{0, wide}}), p, 1)[0] == Approx(alone + 2 * panels / 30e9));
+}
+
+TEST_CASE("a GEMM's panels are read again per block of rows when they and the block's rows of A overflow the L2") {
+  const Profile p = flat_profile(50);  // mr 8, nr 16; L2 of 1 MiB, L3 at 30 GB/s
+  Profile roomy = p;
+  roomy.memory[1].bytes = 4 << 20;  // an L2 that holds everything here
+  // 3 blocks of 8 rows; 1 MiB of panels (1024 deep, 256 columns), 32 KiB of A per block: the
+  // panels alone fill the L2, beside the rows they do not stay.
+  const ops::OpCost full = gemm_cost(24, 256, 1024);
+  const double once = predict_task_seconds(hand_graph({{0, full}}), roomy, 1)[0];
+  CHECK(predict_task_seconds(hand_graph({{0, full}}), p, 1)[0] == Approx(once + 2 * 4.0 * 1024 * 256 / 30e9));
+  // 960 KiB of panels and 32 KiB of rows fit.
+  const ops::OpCost fits = gemm_cost(24, 240, 1024);
+  CHECK(predict_task_seconds(hand_graph({{0, fits}}), p, 1)[0] ==
+        Approx(predict_task_seconds(hand_graph({{0, fits}}), roomy, 1)[0]));
 }
 
 TEST_CASE("a tile's weight panels are paid once, with the node's weight reads, not again with its bytes") {

@@ -151,8 +151,8 @@ export interface NodePlan {
   grid: number[];
   /** As the default heuristic tiles it. */
   defaultGrid: number[];
-  /** The op's algorithm ("winograd", "gemm"; empty for ops of one): the op's own choice, the cost model's with a
-   * calibrated profile, or a saved plan's. */
+  /** The op's algorithm ("gemm", "winograd" for F(4x4, 3x3), "winograd_f2" for F(2x2, 3x3); empty for ops of
+   * one): the op's own choice, the cost model's with a calibrated profile, or a saved plan's. */
   algorithm: string;
   /** The search's cost of this node's choice (zero when the search did not run). */
   predictedMs: number;
