@@ -106,7 +106,8 @@ constexpr int64_t kWinogradBlock = 64;  // the narrowest channel block of a Wino
 // for every channel block).
 OpCost winograd_cost(const ConvAttrs& a, const OpShapes& s, const Region& out, double flops, double bytes) {
   const kernels::WinogradTile tile = winograd_tile(a.algorithm);
-  const int64_t cin = s.inputs[0][1], columns = out.extent(1), side = tile.output;
+  const int64_t cin = s.inputs[0][1], columns = out.extent(1);
+  const int side = tile.output;
   const int64_t tiles =
       out.extent(0) * (ceil_div(out.end[2], side) - out.begin[2] / side) * ceil_div(out.extent(3), side);
   const int64_t weights = (tile.points() - a.kernel_h * a.kernel_w) * cin * columns;
