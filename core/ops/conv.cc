@@ -66,10 +66,10 @@ bool winograd_allowed(const ConvAttrs& a, const OpShapes& s, ConvAlgorithm winog
   const Shape& y = s.output;
   const bool shape = a.kernel_h == 3 && a.kernel_w == 3 && a.stride_h == 1 && a.stride_w == 1 && a.dilation_h == 1 &&
                      a.dilation_w == 1 && a.group == 1;
-  const int64_t bound =
-      winograd == ConvAlgorithm::kWinogradF4 ? kWinogradF4WeightsPerOutput : kWinogradF2WeightsPerOutput;
-  return winograd != ConvAlgorithm::kGemm && shape && x[1] >= kWinogradMinChannels && y[1] >= kWinogradMinChannels &&
-         winograd_tile(winograd).points() * x[1] <= bound * y[2] * y[3];
+  if (winograd == ConvAlgorithm::kGemm || !shape) return false;
+  const int64_t added = winograd_tile(winograd).points() - a.kernel_h * a.kernel_w;  // weights per channel pair
+  return x[1] >= kWinogradMinChannels && y[1] >= kWinogradMinChannels &&
+         added * x[1] <= kWinogradAddedWeightsPerOutput * y[2] * y[3];
 }
 
 kernels::WinogradTile winograd_tile(ConvAlgorithm winograd) {

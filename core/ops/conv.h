@@ -38,15 +38,15 @@ int64_t igemm_row_bytes(const ConvAttrs&, const OpShapes&);
 
 // 3x3 stride-1 convolutions of enough channels may run by Winograd (conv_winograd.cc):
 // F(4x4, 3x3) does 2.25 multiplies per output and channel pair instead of 9, for weights 4x
-// larger once transformed; F(2x2, 3x3) 4 for weights 1.8x larger. Only where those stay within
-// a bound per output (points x input channels against the pixels, per output channel): the
-// weights of small images of many channels would grow most (docs/benchmarks.md: F(4x4) on
-// 14 x 14 x 256 measured 1.0-1.2x faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x
-// for 28 MB more). F(4x4) within 8x, F(2x2) within 24x (ResNet-50's 14 x 14 x 256, not its
-// 7 x 7 x 512); the convolution's own choice is the one of fewer multiplies it may run.
+// larger once transformed; F(2x2, 3x3) 4 for weights 1.8x larger. Either only where the
+// weights it adds stay within kWinogradAddedWeightsPerOutput times the output ((points - 9) x
+// input channels against the pixels, per output channel): the weights of small images of many
+// channels would grow most (docs/benchmarks.md: F(4x4) on 14 x 14 x 256 measured 1.0-1.2x
+// faster for 7 MB more per layer, VGG-16's 28 x 28 x 512 2.2x for 28 MB more). So F(4x4) runs
+// VGG-16's 56 x 56 x 256 layers, F(2x2) its 28 x 28 x 512 ones, neither ResNet-50's 14 x 14 x
+// 256. The convolution's own choice is the allowed tile of fewer multiplies.
 inline constexpr int64_t kWinogradMinChannels = 16;
-inline constexpr int64_t kWinogradF4WeightsPerOutput = 8;
-inline constexpr int64_t kWinogradF2WeightsPerOutput = 24;
+inline constexpr int64_t kWinogradAddedWeightsPerOutput = 6;
 bool winograd_allowed(const ConvAttrs&, const OpShapes&, ConvAlgorithm winograd);
 
 // The Winograd tile an algorithm computes with (kGemm: none).
