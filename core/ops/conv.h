@@ -49,7 +49,7 @@ inline constexpr int64_t kWinogradMinChannels = 16;
 inline constexpr int64_t kWinogradAddedWeightsPerOutput = 6;
 bool winograd_allowed(const ConvAttrs&, const OpShapes&, ConvAlgorithm winograd);
 
-// The Winograd tile an algorithm computes with (kGemm: none).
+// The Winograd tile a Winograd algorithm computes with (kWinogradF2 or kWinogradF4).
 kernels::WinogradTile winograd_tile(ConvAlgorithm winograd);
 
 // The algorithms a node may run by (ops.h: op_algorithm_count): ConvAlgorithm's values up to
