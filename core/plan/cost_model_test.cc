@@ -52,6 +52,8 @@ Profile hand_profile() {
   p.permute_ns = 0.0625;
   p.winograd_input_ns = 2.5;
   p.winograd_output_ns = 3.5;
+  p.winograd_f2_input_ns = 0.75;
+  p.winograd_f2_output_ns = 0.625;
   p.memory = {{"L1", 32 << 10, 100, 60, 100},
               {"L2", 1 << 20, 50, 40, 50},
               {"L3", 16 << 20, 30, 20, 30},
@@ -181,6 +183,8 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
   CHECK(p.permute_ns == 0.0625);
   CHECK(p.winograd_input_ns == 2.5);
   CHECK(p.winograd_output_ns == 3.5);
+  CHECK(p.winograd_f2_input_ns == 0.75);
+  CHECK(p.winograd_f2_output_ns == 0.625);
   REQUIRE(p.memory.size() == 4);
   CHECK(p.memory[2].name == "L3");
   CHECK(p.memory[2].bytes == 16 << 20);
@@ -206,10 +210,12 @@ TEST_CASE("a profile goes through JSON and back unchanged") {
 
 TEST_CASE(
     "a profile made before transfers, cross-core reads and overwrites, remote inputs, the depthwise cost per output, "
-    "the short GEMM blocks and the Winograd transforms were measured still reads, with none") {
+    "the short GEMM blocks and the Winograd transforms (either tile's) were measured still reads, with none") {
   json doc = profile_doc();
   doc.erase("winograd_input_ns");
   doc.erase("winograd_output_ns");
+  doc.erase("winograd_f2_input_ns");
+  doc.erase("winograd_f2_output_ns");
   doc.erase("transfer");
   doc.erase("depthwise_output_ns");
   doc.erase("cross_core_gbps");
@@ -228,6 +234,16 @@ TEST_CASE(
   // The transforms as the elementwise passes those profiles priced them with: 36 points.
   CHECK(read->winograd_input_ns == Approx(36 * 0.25));
   CHECK(read->winograd_output_ns == Approx(36 * 0.25));
+  // F(2x2)'s, F(4x4)'s per point: 16 of its 36.
+  CHECK(read->winograd_f2_input_ns == Approx(16 * 0.25));
+  CHECK(read->winograd_f2_output_ns == Approx(16 * 0.25));
+  json f4_only = profile_doc();  // measured F(4x4) transforms, made before F(2x2) ran
+  f4_only.erase("winograd_f2_input_ns");
+  f4_only.erase("winograd_f2_output_ns");
+  const Result<Profile> f4 = profile_from_json(f4_only.dump());
+  REQUIRE(f4.ok());
+  CHECK(f4->winograd_f2_input_ns == Approx(2.5 * 16 / 36));
+  CHECK(f4->winograd_f2_output_ns == Approx(3.5 * 16 / 36));
   doc["transfer"] = {{"message_ns", -1}, {"copy_gbps", 1}};
   const Result<Profile> bad = profile_from_json(doc.dump());
   REQUIRE_FALSE(bad.ok());

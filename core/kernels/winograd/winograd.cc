@@ -12,26 +12,26 @@ namespace tessera::kernels {
 
 namespace {
 
-#define TESSERA_WINOGRAD_ENTRIES(isa_name, isa)                                             \
-  {"f32_winograd_f4x4_3x3_" #isa_name, isa, kWinogradF4, f32_winograd_f4_input_##isa_name,  \
-   f32_winograd_f4_output_##isa_name},                                                      \
-  {                                                                                         \
-    "f32_winograd_f2x2_3x3_" #isa_name, isa, kWinogradF2, f32_winograd_f2_input_##isa_name, \
-        f32_winograd_f2_output_##isa_name                                                   \
-  }
-
 constexpr WinogradKernels kWinogradKernels[] = {
 #if defined(__x86_64__)
-    TESSERA_WINOGRAD_ENTRIES(avx512, Isa::kAvx512),
-    TESSERA_WINOGRAD_ENTRIES(avx2, Isa::kAvx2Fma),
+    {"f32_winograd_f4x4_3x3_avx512", Isa::kAvx512, kWinogradF4, f32_winograd_f4_input_avx512,
+     f32_winograd_f4_output_avx512},
+    {"f32_winograd_f2x2_3x3_avx512", Isa::kAvx512, kWinogradF2, f32_winograd_f2_input_avx512,
+     f32_winograd_f2_output_avx512},
+    {"f32_winograd_f4x4_3x3_avx2", Isa::kAvx2Fma, kWinogradF4, f32_winograd_f4_input_avx2, f32_winograd_f4_output_avx2},
+    {"f32_winograd_f2x2_3x3_avx2", Isa::kAvx2Fma, kWinogradF2, f32_winograd_f2_input_avx2, f32_winograd_f2_output_avx2},
 #endif
 #if defined(__wasm_simd128__)
-    TESSERA_WINOGRAD_ENTRIES(wasm128, Isa::kWasmSimd128),
+    {"f32_winograd_f4x4_3x3_wasm128", Isa::kWasmSimd128, kWinogradF4, f32_winograd_f4_input_wasm128,
+     f32_winograd_f4_output_wasm128},
+    {"f32_winograd_f2x2_3x3_wasm128", Isa::kWasmSimd128, kWinogradF2, f32_winograd_f2_input_wasm128,
+     f32_winograd_f2_output_wasm128},
 #endif
-    TESSERA_WINOGRAD_ENTRIES(scalar, Isa::kScalar),
+    {"f32_winograd_f4x4_3x3_scalar", Isa::kScalar, kWinogradF4, f32_winograd_f4_input_scalar,
+     f32_winograd_f4_output_scalar},
+    {"f32_winograd_f2x2_3x3_scalar", Isa::kScalar, kWinogradF2, f32_winograd_f2_input_scalar,
+     f32_winograd_f2_output_scalar},
 };
-
-#undef TESSERA_WINOGRAD_ENTRIES
 
 }  // namespace
 
