@@ -171,6 +171,27 @@ TEST_CASE("a memory-bound op cuts an inner dimension only where the outer ones c
   CHECK(column_cuts > 0);
 }
 
+TEST_CASE("images are cut apart before their rows: no tile holds a row band of several images") {
+  // A batch of 4 through two convolutions: configurations cut rows only with the batch cut
+  // into single images; whole images (the batch in groups) may share a tile.
+  ModelBuilder b(11);
+  const std::string x = b.input({4, 32, 28, 28});
+  const std::string y = b.node("Conv", {x, b.weight({64, 32, 3, 3})}, conv_attributes(3));
+  const graph::Graph g = graph_of(b.build({b.node("Conv", {y, b.weight({64, 64, 1, 1})}, conv_attributes(1))}));
+  size_t row_bands = 0, image_groups = 0;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    if (g.nodes[n].op != "Conv") continue;
+    for (const tiles::NodeTiling& t : node_configurations(g, static_cast<int>(n), {.threads = 2})) {
+      const size_t images = t.cuts[0].size() - 1, bands = t.cuts[2].size() - 1;
+      if (bands > 1) CHECK(images == 4);
+      row_bands += bands > 1;
+      image_groups += images > 1 && images < 4;
+    }
+  }
+  CHECK(row_bands > 0);
+  CHECK(image_groups > 0);
+}
+
 TEST_CASE("the cost model chooses each 3x3 convolution's algorithm: the Winograd tile whose transforms cost least") {
   // residual_cnn's two 3x3 convolutions (16 and 32 channels in, 40 x 40) may run by Winograd.
   auto chosen = [](double f4_ns, double f2_ns) {
