@@ -47,7 +47,7 @@ std::vector<tiles::NodeTiling> node_configurations(const graph::Graph& g, int no
   // them and works on a batch's worth of scattered rows, which the cost model does not see
   // (ResNet-50 batch 8: `layer3`'s 1x1 convolutions in bands of all eight images, predicted
   // 22 % faster than per image, ran 14 % slower). Images are cut apart before their rows.
-  const bool images = out.shape.size() == 4 && out.shape[0] > 1;
+  const bool images = out.layout == ops::Layout::nhwc() && out.shape[0] > 1;
   auto add = [&](const std::vector<std::pair<ops::SplitDim, int64_t>>& parts) {
     tiles::NodeTiling t = whole;
     for (const auto& [split, count] : parts) {
