@@ -18,7 +18,7 @@ struct CheckOptions {
   double tile_flops = 0;          // 0: the default tiling
   int repeats = 1;                // runs per scheduler and session
   // Node name -> the algorithm it runs by ("winograd_f2"), in one tile (with_algorithms).
-  std::map<std::string, std::string> algorithms;
+  std::map<std::string, std::string> algorithms = {};
 };
 
 // Runs Catch2 CHECKs; returns the outputs of the first run.

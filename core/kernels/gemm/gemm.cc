@@ -19,6 +19,7 @@ constexpr GemmKernel kGemmKernels[] = {
     {"f32_gemm_7x16_avx512", Isa::kAvx512, 7, 16, f32_gemm_7x16_avx512},
     {"f32_gemm_7x24_avx512", Isa::kAvx512, 7, 24, f32_gemm_7x24_avx512, true},
     {"f32_gemm_6x16_avx2", Isa::kAvx2Fma, 6, 16, f32_gemm_6x16_avx2},
+    {"f32_gemm_4x24_avx2", Isa::kAvx2Fma, 4, 24, f32_gemm_4x24_avx2},
 #endif
 #if defined(__wasm_simd128__)
     {"f32_gemm_4x8_wasm128", Isa::kWasmSimd128, 4, 8, f32_gemm_4x8_wasm128},

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/kernels/gemm/gemm_driver.h"
@@ -298,6 +299,13 @@ TEST_CASE("gemm_kernel_for: narrower panels for few columns, fewer rows where ro
     CHECK(gemm_panel_width(Isa::kAvx512, 24) == (avx512_fma_split() ? 24 : 32));
     CHECK(gemm_panel_width(Isa::kAvx512, 48) == (avx512_fma_split() ? 24 : 16));
     CHECK(gemm_kernel_for(Isa::kAvx512, 16, 3 * kL1SetStrideBytes).mr <= kL1Ways);
+  }
+  // On AVX2: 24 outputs take the 24-wide panel (16-wide pads them to 32); 48 keep 16 wide.
+  if (isa_supported(Isa::kAvx2Fma)) {
+    CHECK(gemm_panel_width(Isa::kAvx2Fma, 24) == 24);
+    CHECK(std::string(gemm_kernel_for(Isa::kAvx2Fma, 24, 3 * kL1SetStrideBytes + 64).name) == "f32_gemm_4x24_avx2");
+    CHECK(gemm_panel_width(Isa::kAvx2Fma, 48) == 16);
+    CHECK(gemm_panel_width(Isa::kAvx2Fma, 144) == 16);
   }
 }
 
