@@ -7,7 +7,10 @@
 // stride and depthwise or not, the stem (at most 4 input channels), GEMMs, and the rest by op.
 //
 //   node scripts/bench-op-classes.mjs [--models resnet50_b1,...] [--threads 1] [--runs 20]
-//                                     [--out build/bench-op-classes.json]
+//                                     [--nodes 1] [--out build/bench-op-classes.json]
+//
+// `--nodes 1` also prints the convolutions and GEMMs node by node, each of Tessera's paired with
+// onnxruntime's of the same class, weights and output shape (in order, where several share them).
 //
 // Run on an idle machine, after the native build (it converts and exports the models as
 // bench-engines does).
@@ -52,7 +55,7 @@ function tesseraTimes(model, { threads, runs }) {
     '--runs', String(runs), '--json', predict], { stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync(CLI, ['inspect', model.json, '--threads', String(threads), '--json', inspect],
     { stdio: ['ignore', 'ignore', 'inherit'] });
-  const flops = new Map(JSON.parse(fs.readFileSync(inspect, 'utf8')).nodes.map((n) => [n.name, n.flops]));
+  const compiled = new Map(JSON.parse(fs.readFileSync(inspect, 'utf8')).nodes.map((n) => [n.name, n]));
   const nodes = JSON.parse(fs.readFileSync(predict, 'utf8')).nodes;
   fs.rmSync(dir, { recursive: true });
   return nodes.map((n) => {
@@ -62,7 +65,10 @@ function tesseraTimes(model, { threads, runs }) {
       const a = source.attributes ?? {};
       convolution = convClass(shapes.get(source.inputs[1]), a.group ?? 1, (a.strides ?? [1])[0]);
     }
-    return { cls: opClass(n.op, convolution), ms: n.measured_ms, flops: flops.get(n.name) ?? 0 };
+    const cls = opClass(n.op, convolution);
+    const weights = source && shapes.get(source.inputs[1]);
+    return { name: n.name, cls, key: nodeKey(cls, weights, compiled.get(n.name)?.shape), ms: n.measured_ms,
+      flops: compiled.get(n.name)?.flops ?? 0 };
   });
 }
 
@@ -102,12 +108,43 @@ async function onnxruntimeTimes(model, { threads, runs }) {
       convolution = convClass(w, group, stride);
       flops = 2 * output.reduce((a, b) => a * b, 1) * w[1] * w[2] * w[3];
     }
-    perRun[run].set(e.args.node_index, { cls: opClass(e.args.op_name, convolution), us: e.dur, flops });
+    const cls = opClass(e.args.op_name, convolution);
+    perRun[run].set(e.args.node_index,
+      { name: e.name.replace(/_kernel_time$/, ''), cls, key: nodeKey(cls, inputs[1], output), us: e.dur, flops });
   }
   // The median run's nodes: runs differ in time, not in what they run.
   const totals = perRun.map((m) => [...m.values()].reduce((s, n) => s + n.us, 0));
   const median = perRun[totals.indexOf([...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)])];
-  return [...median.values()].map((n) => ({ cls: n.cls, ms: n.us / 1000, flops: n.flops }));
+  return [...median.values()].map((n) => ({ name: n.name, cls: n.cls, key: n.key, ms: n.us / 1000, flops: n.flops }));
+}
+
+// What pairs a node of one engine with the other's: its class, output shape and, for a
+// convolution, its weights' shape (onnxruntime's profile leaves a GEMM's out). Null for the
+// `other` classes, which each engine fuses differently.
+function nodeKey(cls, weights, output) {
+  if (cls.startsWith('other: ')) return null;
+  const w = cls === 'matmul / gemm' ? '' : ` w${(weights ?? []).join('x')}`;
+  return `${cls}${w} y${(output ?? []).join('x')}`;
+}
+
+// Tessera's keyed nodes in order, each with the next unpaired onnxruntime node of its key.
+function pairNodes(tessera, onnxruntime) {
+  const queues = new Map();
+  for (const n of onnxruntime) {
+    if (n.key === null) continue;
+    if (!queues.has(n.key)) queues.set(n.key, []);
+    queues.get(n.key).push(n);
+  }
+  return tessera.filter((n) => n.key !== null).map((n) => ({ tessera: n, onnxruntime: queues.get(n.key)?.shift() }));
+}
+
+function printNodes(pairs) {
+  console.log('| node | class | Tessera ms | onnxruntime ms | onnxruntime / Tessera |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const { tessera: t, onnxruntime: o } of pairs) {
+    console.log(`| ${t.name} | ${t.cls} | ${t.ms.toFixed(3)} | ${o ? o.ms.toFixed(3) : '-'} | ` +
+      `${o ? `${(o.ms / t.ms).toFixed(2)}x` : '-'} |`);
+  }
 }
 
 function byClass(rows) {
@@ -122,11 +159,13 @@ function byClass(rows) {
 
 async function main() {
   const args = parseBenchArgs(process.argv.slice(2),
-    { threads: 1, runs: 20, out: path.join(REPO, 'build/bench-op-classes.json'), models: BENCH_MODELS });
+    { threads: 1, runs: 20, nodes: 0, out: path.join(REPO, 'build/bench-op-classes.json'), models: BENCH_MODELS });
   const results = {};
   for (const model of prepareModels(args.models, WORK)) {
-    const tessera = byClass(tesseraTimes(model, args));
-    const onnxruntime = byClass(await onnxruntimeTimes(model, args));
+    const tesseraNodes = tesseraTimes(model, args);
+    const onnxruntimeNodes = await onnxruntimeTimes(model, args);
+    const tessera = byClass(tesseraNodes);
+    const onnxruntime = byClass(onnxruntimeNodes);
     results[model.name] = { tessera, onnxruntime };
     console.log(`\n${model.name}, ${args.threads} thread(s): ms per run, summed per class (GFLOP/s)`);
     console.log('| class | Tessera | onnxruntime | onnxruntime / Tessera |');
@@ -142,6 +181,10 @@ async function main() {
     const total = (c) => Object.values(c).reduce((s, x) => s + x.ms, 0);
     console.log(`| all | ${total(tessera).toFixed(2)} | ${total(onnxruntime).toFixed(2)} | ` +
       `${(total(onnxruntime) / total(tessera)).toFixed(2)}x |`);
+    if (args.nodes) {
+      console.log(`\n${model.name}, ${args.threads} thread(s): convolutions and GEMMs, node by node`);
+      printNodes(pairNodes(tesseraNodes, onnxruntimeNodes));
+    }
   }
   fs.writeFileSync(args.out, JSON.stringify({ date: new Date().toISOString(), threads: args.threads, results }, null, 1));
   console.log(`\n-> ${path.relative(REPO, args.out)}`);
