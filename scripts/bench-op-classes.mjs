@@ -10,7 +10,7 @@
 //                                     [--nodes 1] [--out build/bench-op-classes.json]
 //
 // `--nodes 1` also prints the convolutions and GEMMs node by node, each of Tessera's paired with
-// onnxruntime's of the same class, weights and output shape (in order, where several share them).
+// onnxruntime's of the same class and shapes (in order, where several share them).
 //
 // Run on an idle machine, after the native build (it converts and exports the models as
 // bench-engines does).
@@ -60,13 +60,13 @@ function tesseraTimes(model, { threads, runs }) {
   fs.rmSync(dir, { recursive: true });
   return nodes.map((n) => {
     const source = byName.get(n.name);
+    const weights = source && shapes.get(source.inputs[1]);
     let convolution = null;
-    if (n.op === 'Conv' && source && shapes.has(source.inputs[1])) {
+    if (n.op === 'Conv' && weights) {
       const a = source.attributes ?? {};
-      convolution = convClass(shapes.get(source.inputs[1]), a.group ?? 1, (a.strides ?? [1])[0]);
+      convolution = convClass(weights, a.group ?? 1, (a.strides ?? [1])[0]);
     }
     const cls = opClass(n.op, convolution);
-    const weights = source && shapes.get(source.inputs[1]);
     return { name: n.name, cls, key: nodeKey(cls, weights, compiled.get(n.name)?.shape), ms: n.measured_ms,
       flops: compiled.get(n.name)?.flops ?? 0 };
   });
@@ -115,7 +115,7 @@ async function onnxruntimeTimes(model, { threads, runs }) {
   // The median run's nodes: runs differ in time, not in what they run.
   const totals = perRun.map((m) => [...m.values()].reduce((s, n) => s + n.us, 0));
   const median = perRun[totals.indexOf([...totals].sort((a, b) => a - b)[Math.floor(totals.length / 2)])];
-  return [...median.values()].map((n) => ({ name: n.name, cls: n.cls, key: n.key, ms: n.us / 1000, flops: n.flops }));
+  return [...median.values()].map(({ us, ...n }) => ({ ...n, ms: us / 1000 }));
 }
 
 // What pairs a node of one engine with the other's: its class, output shape and, for a
