@@ -10,7 +10,7 @@
 namespace tessera::testing {
 namespace {
 
-Tensor run_node(const std::string& op, const std::vector<Tensor>& operands) {
+Tensor run_checked(const std::string& op, const std::vector<Tensor>& operands) {
   ModelBuilder b(1);
   std::vector<std::string> names;
   for (const Tensor& t : operands) names.push_back(b.input(t));
@@ -23,26 +23,26 @@ TEST_CASE("comparisons give exact bools, false for NaN except Equal's negation")
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const Tensor a = floats({5}, {1, 2, 3, nan, -0.0f});
   const Tensor b = floats({5}, {2, 2, 2, nan, 0.0f});
-  CHECK(values_of<uint8_t>(run_node("Equal", {a, b})) == Bools{0, 1, 0, 0, 1});
-  CHECK(values_of<uint8_t>(run_node("Less", {a, b})) == Bools{1, 0, 0, 0, 0});
-  CHECK(values_of<uint8_t>(run_node("LessOrEqual", {a, b})) == Bools{1, 1, 0, 0, 1});
-  CHECK(values_of<uint8_t>(run_node("Greater", {a, b})) == Bools{0, 0, 1, 0, 0});
-  CHECK(values_of<uint8_t>(run_node("GreaterOrEqual", {a, b})) == Bools{0, 1, 1, 0, 1});
+  CHECK(values_of<uint8_t>(run_checked("Equal", {a, b})) == Bools{0, 1, 0, 0, 1});
+  CHECK(values_of<uint8_t>(run_checked("Less", {a, b})) == Bools{1, 0, 0, 0, 0});
+  CHECK(values_of<uint8_t>(run_checked("LessOrEqual", {a, b})) == Bools{1, 1, 0, 0, 1});
+  CHECK(values_of<uint8_t>(run_checked("Greater", {a, b})) == Bools{0, 0, 1, 0, 0});
+  CHECK(values_of<uint8_t>(run_checked("GreaterOrEqual", {a, b})) == Bools{0, 1, 1, 0, 1});
   const Tensor big = int64s({3}, {(int64_t{1} << 53) + 1, -5, 7});  // differs from 2^53 only as int64
-  CHECK(values_of<uint8_t>(run_node("Equal", {big, int64s({3}, {int64_t{1} << 53, -5, 8})})) == Bools{0, 1, 0});
-  CHECK(values_of<uint8_t>(run_node("Less", {int32s({3}, {-1, 0, 1}), int32s({}, {0})})) == Bools{1, 0, 0});
-  CHECK(values_of<uint8_t>(run_node("Equal", {bools({4}, {0, 0, 1, 1}), bools({4}, {0, 1, 0, 1})})) ==
+  CHECK(values_of<uint8_t>(run_checked("Equal", {big, int64s({3}, {int64_t{1} << 53, -5, 8})})) == Bools{0, 1, 0});
+  CHECK(values_of<uint8_t>(run_checked("Less", {int32s({3}, {-1, 0, 1}), int32s({}, {0})})) == Bools{1, 0, 0});
+  CHECK(values_of<uint8_t>(run_checked("Equal", {bools({4}, {0, 0, 1, 1}), bools({4}, {0, 1, 0, 1})})) ==
         Bools{1, 0, 0, 1});
-  CHECK(run_node("Equal", {a, b}).dtype == DType::kBool);
+  CHECK(run_checked("Equal", {a, b}).dtype == DType::kBool);
 }
 
 TEST_CASE("not, and, or, xor follow their truth tables") {
   const Tensor a = bools({4}, {0, 0, 1, 1});
   const Tensor b = bools({4}, {0, 1, 0, 1});
-  CHECK(values_of<uint8_t>(run_node("Not", {a})) == Bools{1, 1, 0, 0});
-  CHECK(values_of<uint8_t>(run_node("And", {a, b})) == Bools{0, 0, 0, 1});
-  CHECK(values_of<uint8_t>(run_node("Or", {a, b})) == Bools{0, 1, 1, 1});
-  CHECK(values_of<uint8_t>(run_node("Xor", {a, b})) == Bools{0, 1, 1, 0});
+  CHECK(values_of<uint8_t>(run_checked("Not", {a})) == Bools{1, 1, 0, 0});
+  CHECK(values_of<uint8_t>(run_checked("And", {a, b})) == Bools{0, 0, 0, 1});
+  CHECK(values_of<uint8_t>(run_checked("Or", {a, b})) == Bools{0, 1, 1, 1});
+  CHECK(values_of<uint8_t>(run_checked("Xor", {a, b})) == Bools{0, 1, 1, 0});
 }
 
 TEST_CASE("comparisons and logic broadcast like numpy on every dtype") {
@@ -75,10 +75,10 @@ TEST_CASE("comparisons and logic broadcast like numpy on every dtype") {
 }
 
 TEST_CASE("where selects by a condition broadcast three ways, for every dtype") {
-  const Tensor picked = run_node("Where", {bools({2, 1}, {1, 0}), int64s({3}, {1, 2, 3}), int64s({2, 1}, {-1, -2})});
+  const Tensor picked = run_checked("Where", {bools({2, 1}, {1, 0}), int64s({3}, {1, 2, 3}), int64s({2, 1}, {-1, -2})});
   CHECK(picked.dims == Dims{2, 3});
   CHECK(values_of<int64_t>(picked) == std::vector<int64_t>{1, 2, 3, -2, -2, -2});
-  CHECK(values_of<float>(run_node("Where", {bools({}, {1}), floats({2}, {5, 6}), floats({}, {0})})) ==
+  CHECK(values_of<float>(run_checked("Where", {bools({}, {1}), floats({2}, {5, 6}), floats({}, {0})})) ==
         std::vector<float>{5, 6});
 
   const std::vector<std::array<Dims, 3>> shapes = {{Dims{2, 3, 4}, Dims{2, 3, 4}, Dims{2, 3, 4}},

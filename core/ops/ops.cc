@@ -1,4 +1,5 @@
-// Op dispatch: ONNX op name -> parser, and the epilogue accessors.
+// Op dispatch: ONNX op name -> parser, the op contract over the variant (out of line, so the
+// files that include ops.h do not each instantiate every visit), and the epilogue accessors.
 #include "core/ops/ops.h"
 
 #include "core/base/checked_math.h"
@@ -47,6 +48,66 @@ Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput
     }
   }
   return parsed;
+}
+
+OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out) {
+  return std::visit([&](const auto& x) { return cost(x, s, out); }, a);
+}
+
+std::optional<Region> op_footprint(const OpAttrs& a, const OpShapes& s, const Region& out, int input) {
+  return std::visit([&](const auto& x) { return footprint(x, s, out, input); }, a);
+}
+
+TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const TilingQuery& q) {
+  return std::visit([&](const auto& x) { return tiling_hints(x, s, q); }, a);
+}
+
+LayoutChoice op_choose_layout(const OpAttrs& a, const OpShapes& s, const LayoutQuery& q) {
+  return std::visit([&](const auto& x) { return choose_layout(x, s, q); }, a);
+}
+
+void op_reference(const OpAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out) {
+  std::visit([&](const auto& x) { reference(x, s, in, out); }, a);
+}
+
+Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindArgs& args) {
+  return std::visit([&](const auto& x) { return bind(x, args); }, a);
+}
+
+int op_algorithm_count(const OpAttrs& a, const OpShapes& s) {
+  return std::visit(
+      [&](const auto& x) {
+        if constexpr (requires { algorithm_count(x, s); }) return algorithm_count(x, s);
+        return 1;
+      },
+      a);
+}
+
+int op_algorithm(const OpAttrs& a) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (requires { algorithm_of(x); }) return algorithm_of(x);
+        return 0;
+      },
+      a);
+}
+
+const char* op_algorithm_name(const OpAttrs& a) {
+  return std::visit(
+      [](const auto& x) {
+        if constexpr (requires { algorithm_name(x); }) return algorithm_name(x);
+        return "";
+      },
+      a);
+}
+
+OpAttrs op_with_algorithm(const OpAttrs& a, int algorithm) {
+  return std::visit(
+      [&](const auto& x) -> OpAttrs {
+        if constexpr (requires { with_algorithm(x, algorithm); }) return with_algorithm(x, algorithm);
+        return x;
+      },
+      a);
 }
 
 const Epilogue* op_epilogue(const OpAttrs& a) {

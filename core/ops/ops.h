@@ -64,24 +64,12 @@ struct ParsedOp {
 // Parses one model node: attributes, input checks and output shape(s). Unknown op types fail.
 Result<ParsedOp> parse_node(const model::NodeDesc& desc, std::vector<ParsedInput> inputs);
 
-inline OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out) {
-  return std::visit([&](const auto& x) { return cost(x, s, out); }, a);
-}
-inline std::optional<Region> op_footprint(const OpAttrs& a, const OpShapes& s, const Region& out, int input) {
-  return std::visit([&](const auto& x) { return footprint(x, s, out, input); }, a);
-}
-inline TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const TilingQuery& q) {
-  return std::visit([&](const auto& x) { return tiling_hints(x, s, q); }, a);
-}
-inline LayoutChoice op_choose_layout(const OpAttrs& a, const OpShapes& s, const LayoutQuery& q) {
-  return std::visit([&](const auto& x) { return choose_layout(x, s, q); }, a);
-}
-inline void op_reference(const OpAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out) {
-  std::visit([&](const auto& x) { reference(x, s, in, out); }, a);
-}
-inline Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindArgs& args) {
-  return std::visit([&](const auto& x) { return bind(x, args); }, a);
-}
+OpCost op_cost(const OpAttrs& a, const OpShapes& s, const Region& out);
+std::optional<Region> op_footprint(const OpAttrs& a, const OpShapes& s, const Region& out, int input);
+TilingHints op_tiling_hints(const OpAttrs& a, const OpShapes& s, const TilingQuery& q);
+LayoutChoice op_choose_layout(const OpAttrs& a, const OpShapes& s, const LayoutQuery& q);
+void op_reference(const OpAttrs& a, const OpShapes& s, std::span<const void* const> in, void* out);
+Result<std::unique_ptr<TileKernel>> op_bind(const OpAttrs& a, const BindArgs& args);
 
 inline bool is_view(const OpAttrs& a) { return std::holds_alternative<ViewAttrs>(a); }
 
@@ -89,39 +77,11 @@ inline bool is_view(const OpAttrs& a) { return std::holds_alternative<ViewAttrs>
 // and say which apply to a node; its attrs hold the op's own choice, which the cost model or
 // a saved plan may replace (docs/planning.md, "Algorithms"). Every other op has one,
 // algorithm 0.
-inline int op_algorithm_count(const OpAttrs& a, const OpShapes& s) {
-  return std::visit(
-      [&](const auto& x) {
-        if constexpr (requires { algorithm_count(x, s); }) return algorithm_count(x, s);
-        return 1;
-      },
-      a);
-}
-inline int op_algorithm(const OpAttrs& a) {
-  return std::visit(
-      [](const auto& x) {
-        if constexpr (requires { algorithm_of(x); }) return algorithm_of(x);
-        return 0;
-      },
-      a);
-}
+int op_algorithm_count(const OpAttrs& a, const OpShapes& s);
+int op_algorithm(const OpAttrs& a);
 // "" for ops of one algorithm.
-inline const char* op_algorithm_name(const OpAttrs& a) {
-  return std::visit(
-      [](const auto& x) {
-        if constexpr (requires { algorithm_name(x); }) return algorithm_name(x);
-        return "";
-      },
-      a);
-}
-inline OpAttrs op_with_algorithm(const OpAttrs& a, int algorithm) {
-  return std::visit(
-      [&](const auto& x) -> OpAttrs {
-        if constexpr (requires { with_algorithm(x, algorithm); }) return with_algorithm(x, algorithm);
-        return x;
-      },
-      a);
-}
+const char* op_algorithm_name(const OpAttrs& a);
+OpAttrs op_with_algorithm(const OpAttrs& a, int algorithm);
 
 // The fused epilogue of a kind that has one, else null.
 const Epilogue* op_epilogue(const OpAttrs& a);

@@ -13,7 +13,7 @@
 
 namespace tessera::ops {
 
-using Mode = PadAttrs::Mode;
+using PadMode = PadAttrs::Mode;
 
 Result<ParsedOp> parse_pad(NodeParser& p) {
   TESSERA_RETURN_IF_ERROR(p.expect_outputs(1));
@@ -24,17 +24,17 @@ Result<ParsedOp> parse_pad(NodeParser& p) {
   PadAttrs a;
   TESSERA_ASSIGN_OR_RETURN(std::string mode, p.get_string("mode", "constant"));
   if (mode == "constant") {
-    a.mode = Mode::kConstant;
+    a.mode = PadMode::kConstant;
   } else if (mode == "reflect") {
-    a.mode = Mode::kReflect;
+    a.mode = PadMode::kReflect;
   } else if (mode == "edge") {
-    a.mode = Mode::kEdge;
+    a.mode = PadMode::kEdge;
   } else if (mode == "wrap") {
     return p.error("mode \"wrap\" is not supported (constant, reflect and edge are)");
   } else {
     return p.error("attribute \"mode\" has unknown value \"" + mode + "\"");
   }
-  if (a.mode == Mode::kConstant && p.dtype(0) != DType::kFloat32) {
+  if (a.mode == PadMode::kConstant && p.dtype(0) != DType::kFloat32) {
     return p.error(std::string("mode \"constant\" pads float32 data only, input 0 is ") + dtype_name(p.dtype(0)) +
                    " (reflect and edge take any dtype)");
   }
@@ -67,7 +67,7 @@ Result<ParsedOp> parse_pad(NodeParser& p) {
       return p.error("pads must be within " + std::to_string(kMaxTensorElements));
     }
     // Reflection mirrors once, without repeating the edge: at most size - 1 on each side.
-    if (a.mode == Mode::kReflect && (before > in[d] - 1 || after > in[d] - 1)) {
+    if (a.mode == PadMode::kReflect && (before > in[d] - 1 || after > in[d] - 1)) {
       return p.error("reflect pads on axis " + std::to_string(d) + " must be below its size " + std::to_string(in[d]));
     }
     out[d] = in[d] + before + after;
@@ -79,13 +79,13 @@ Result<ParsedOp> parse_pad(NodeParser& p) {
   return ParsedOp{a, out, {}, p.dtype(0)};
 }
 
-int64_t pad_source_index(Mode mode, int64_t o, int64_t begin, int64_t size) {
+int64_t pad_source_index(PadMode mode, int64_t o, int64_t begin, int64_t size) {
   const int64_t i = o - begin;
   if (i >= 0 && i < size) return i;
   switch (mode) {
-    case Mode::kConstant: return -1;
-    case Mode::kEdge: return i < 0 ? 0 : size - 1;
-    case Mode::kReflect: return i < 0 ? -i : 2 * (size - 1) - i;
+    case PadMode::kConstant: return -1;
+    case PadMode::kEdge: return i < 0 ? 0 : size - 1;
+    case PadMode::kReflect: return i < 0 ? -i : 2 * (size - 1) - i;
   }
   return -1;
 }
@@ -100,7 +100,7 @@ std::optional<Region> footprint(const PadAttrs& a, const OpShapes& s, const Regi
   Region r = out;
   for (int d = 0; d < r.rank; ++d) {
     const int64_t first = out.begin[d] - a.begin[d], last = out.end[d] - 1 - a.begin[d];  // unmapped
-    if (a.mode == Mode::kConstant) {
+    if (a.mode == PadMode::kConstant) {
       r.begin[d] = std::clamp<int64_t>(first, 0, in[d]);
       r.end[d] = std::clamp<int64_t>(last + 1, r.begin[d], in[d]);
       continue;
@@ -144,8 +144,8 @@ void pad_reference(const PadAttrs& a, const OpShapes& s, const T* in, T* out) {
     for (int d = 0; d < rank; ++d) {
       int64_t i = index[d] - a.begin[d];
       const int64_t n = xs[d];
-      if (a.mode == Mode::kEdge) i = std::clamp<int64_t>(i, 0, n - 1);
-      if (a.mode == Mode::kReflect && n > 1) {
+      if (a.mode == PadMode::kEdge) i = std::clamp<int64_t>(i, 0, n - 1);
+      if (a.mode == PadMode::kReflect && n > 1) {
         const int64_t period = 2 * (n - 1);
         i = ((i % period) + period) % period;
         if (i >= n) i = period - i;

@@ -14,7 +14,7 @@ namespace tessera::ops {
 
 namespace {
 
-using Mode = ResizeAttrs::Mode;
+using ResizeMode = ResizeAttrs::Mode;
 using Coordinates = ResizeAttrs::Coordinates;
 using Nearest = ResizeAttrs::Nearest;
 
@@ -30,8 +30,8 @@ Result<T> pick(const NodeParser& p, const char* attribute, const std::string& va
 Status parse_modes(NodeParser& p, ResizeAttrs* a) {
   TESSERA_ASSIGN_OR_RETURN(std::string mode, p.get_string("mode", "nearest"));
   if (mode == "cubic") return p.error("mode \"cubic\" is not supported (nearest and linear are)");
-  TESSERA_ASSIGN_OR_RETURN(a->mode,
-                           pick<Mode>(p, "mode", mode, {{"nearest", Mode::kNearest}, {"linear", Mode::kLinear}}));
+  TESSERA_ASSIGN_OR_RETURN(
+      a->mode, pick<ResizeMode>(p, "mode", mode, {{"nearest", ResizeMode::kNearest}, {"linear", ResizeMode::kLinear}}));
   TESSERA_ASSIGN_OR_RETURN(std::string transform, p.get_string("coordinate_transformation_mode", "half_pixel"));
   if (transform == "tf_crop_and_resize")
     return p.error("coordinate_transformation_mode \"tf_crop_and_resize\" is not supported");
@@ -165,7 +165,7 @@ ResizeTap resize_tap(const ResizeAttrs& a, int dim, int64_t in_size, int64_t out
   const double below = std::floor(source);
   const double fraction = source - below;
   auto clamp = [&](double i) { return static_cast<int64_t>(std::clamp(i, 0.0, static_cast<double>(in_size - 1))); };
-  if (a.mode == Mode::kLinear) {
+  if (a.mode == ResizeMode::kLinear) {
     if (fraction == 0) return {clamp(below), clamp(below), 0};
     return {clamp(below), clamp(below + 1), fraction};
   }
@@ -186,7 +186,7 @@ OpCost cost(const ResizeAttrs& a, const OpShapes& s, const Region& out) {
   const double n = static_cast<double>(out.element_count());
   int resized = 0;
   for (size_t d = 0; d < a.scale.size(); ++d) resized += a.resizes(static_cast<int>(d)) ? 1 : 0;
-  const double flops = a.mode == Mode::kLinear ? n * 3.0 * resized : 0.0;
+  const double flops = a.mode == ResizeMode::kLinear ? n * 3.0 * resized : 0.0;
   return {.flops = flops,
           .bytes = 4.0 * n + 4.0 * static_cast<double>(footprint(a, s, out, 0)->element_count()),
           .kind = flops > 0 ? WorkKind::kElementwise : WorkKind::kCopy};
@@ -238,7 +238,7 @@ ReferenceTaps reference_taps(const ResizeAttrs& a, int dim, int64_t in_size, int
   const int64_t left = static_cast<int64_t>(integral ? below - 1 : below);
   ReferenceTaps t;
   for (int k = 0; k < 2; ++k) t.index[k] = std::clamp<int64_t>(left + k, 0, in_size - 1);
-  if (a.mode == Mode::kLinear) {
+  if (a.mode == ResizeMode::kLinear) {
     t.coeff[0] = 1 - ratio, t.coeff[1] = ratio;
     return t;
   }

@@ -17,8 +17,8 @@ constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
 // The node's output for these operands, computed once by tiles (run-time inputs) and once
 // folded while the model is specialised (initializers); both must agree bitwise. A
 // tolerance < 0 skips the comparison with the reference run (which cannot compare NaN).
-Tensor run_node(const std::string& op, const std::vector<Tensor>& operands, const nlohmann::json& attributes = {},
-                double tolerance = 0) {
+Tensor run_tiled_and_folded(const std::string& op, const std::vector<Tensor>& operands,
+                            const nlohmann::json& attributes = {}, double tolerance = 0) {
   std::vector<Tensor> results;
   for (bool constant : {false, true}) {
     ModelBuilder b(1);
@@ -40,12 +40,12 @@ void check_division(DType dtype) {
   const std::vector<T> a = {-4, 7, 5, 4, -7, 8, -7, 7, -7};
   const std::vector<T> b = {2, -3, 8, -2, 3, 5, 2, -2, -2};
   const Dims dims{9};
-  CHECK(values_of<T>(run_node("Div", {tensor_of(dtype, dims, a), tensor_of(dtype, dims, b)})) ==
+  CHECK(values_of<T>(run_tiled_and_folded("Div", {tensor_of(dtype, dims, a), tensor_of(dtype, dims, b)})) ==
         std::vector<T>{-2, -2, 0, -2, -2, 1, -3, -3, 3});
-  CHECK(values_of<T>(run_node("Mod", {tensor_of(dtype, dims, a), tensor_of(dtype, dims, b)})) ==
+  CHECK(values_of<T>(run_tiled_and_folded("Mod", {tensor_of(dtype, dims, a), tensor_of(dtype, dims, b)})) ==
         std::vector<T>{0, -2, 5, 0, 2, 3, 1, -1, -1});
-  CHECK(values_of<T>(run_node("Mod", {tensor_of(dtype, dims, a), tensor_of(dtype, dims, b)}, {{"fmod", 1}})) ==
-        std::vector<T>{0, 1, 5, 0, -1, 3, -1, 1, -1});
+  CHECK(values_of<T>(run_tiled_and_folded("Mod", {tensor_of(dtype, dims, a), tensor_of(dtype, dims, b)},
+                                          {{"fmod", 1}})) == std::vector<T>{0, 1, 5, 0, -1, 3, -1, 1, -1});
 }
 
 TEST_CASE("integer div truncates toward zero and mod takes the divisor's sign (fmod: the dividend's)") {
@@ -56,38 +56,44 @@ TEST_CASE("integer div truncates toward zero and mod takes the divisor's sign (f
 TEST_CASE("integer division by zero gives 0 and min / -1 wraps, never trapping") {
   const Tensor a = int64s({4}, {5, -5, kMin64, kMin64});
   const Tensor b = int64s({4}, {0, 0, -1, 3});
-  CHECK(values_of<int64_t>(run_node("Div", {a, b})) == std::vector<int64_t>{0, 0, kMin64, kMin64 / 3});
-  CHECK(values_of<int64_t>(run_node("Mod", {a, b})) == std::vector<int64_t>{0, 0, 0, 1});
-  CHECK(values_of<int64_t>(run_node("Mod", {a, b}, {{"fmod", 1}})) == std::vector<int64_t>{0, 0, 0, -2});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Div", {a, b})) == std::vector<int64_t>{0, 0, kMin64, kMin64 / 3});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Mod", {a, b})) == std::vector<int64_t>{0, 0, 0, 1});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Mod", {a, b}, {{"fmod", 1}})) == std::vector<int64_t>{0, 0, 0, -2});
 }
 
 TEST_CASE("int64 arithmetic is exact beyond float precision and wraps at the ends of its range") {
   const int64_t big = int64_t{1} << 62, odd = (int64_t{1} << 53) + 1;
   const Tensor a = int64s({4}, {big, odd, -kMax64, kMax64});
   const Tensor b = int64s({4}, {big - 1, 1, 1, 1});
-  CHECK(values_of<int64_t>(run_node("Add", {a, b})) == std::vector<int64_t>{kMax64, odd + 1, -kMax64 + 1, kMin64});
-  CHECK(values_of<int64_t>(run_node("Sub", {a, b})) == std::vector<int64_t>{1, odd - 1, kMin64, kMax64 - 1});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Add", {a, b})) ==
+        std::vector<int64_t>{kMax64, odd + 1, -kMax64 + 1, kMin64});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Sub", {a, b})) ==
+        std::vector<int64_t>{1, odd - 1, kMin64, kMax64 - 1});
   const Tensor c = int64s({3}, {3037000499, -3037000499, odd});
   const Tensor d = int64s({3}, {3037000499, 3037000499, 3});
-  CHECK(values_of<int64_t>(run_node("Mul", {c, d})) ==
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Mul", {c, d})) ==
         std::vector<int64_t>{int64_t{3037000499} * 3037000499, -int64_t{3037000499} * 3037000499, odd * 3});
-  CHECK(values_of<int32_t>(run_node("Add", {int32s({}, {2147483647}), int32s({}, {1})})) ==
+  CHECK(values_of<int32_t>(run_tiled_and_folded("Add", {int32s({}, {2147483647}), int32s({}, {1})})) ==
         std::vector<int32_t>{-2147483647 - 1});
 }
 
 TEST_CASE("pow takes integer and float bases and exponents of other dtypes") {
   const Tensor base = int64s({3}, {1, 2, 3});
   const Tensor exponent = int64s({3}, {4, 5, 6});
-  CHECK(values_of<int64_t>(run_node("Pow", {base, exponent})) == std::vector<int64_t>{1, 32, 729});
-  CHECK(values_of<int32_t>(run_node("Pow", {int32s({3}, {1, 2, 3}), int32s({3}, {4, 5, 6})})) ==
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Pow", {base, exponent})) == std::vector<int64_t>{1, 32, 729});
+  CHECK(values_of<int32_t>(run_tiled_and_folded("Pow", {int32s({3}, {1, 2, 3}), int32s({3}, {4, 5, 6})})) ==
         std::vector<int32_t>{1, 32, 729});
-  CHECK(values_of<int64_t>(run_node("Pow", {base, floats({3}, {4, 5, 0.5f})})) == std::vector<int64_t>{1, 32, 1});
-  CHECK(values_of<float>(run_node("Pow", {floats({3}, {1, 2, 3}), exponent})) == std::vector<float>{1, 32, 729});
-  CHECK(values_of<float>(run_node("Pow", {floats({2}, {3, -2}), int32s({}, {2})})) == std::vector<float>{9, 4});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Pow", {base, floats({3}, {4, 5, 0.5f})})) ==
+        std::vector<int64_t>{1, 32, 1});
+  CHECK(values_of<float>(run_tiled_and_folded("Pow", {floats({3}, {1, 2, 3}), exponent})) ==
+        std::vector<float>{1, 32, 729});
+  CHECK(values_of<float>(run_tiled_and_folded("Pow", {floats({2}, {3, -2}), int32s({}, {2})})) ==
+        std::vector<float>{9, 4});
   // A negative integer exponent truncates the real result: only bases 1 and -1 survive.
-  CHECK(values_of<int64_t>(run_node("Pow", {int64s({5}, {1, -1, -1, 2, 0}), int64s({5}, {-3, -3, -2, -1, -1})})) ==
+  CHECK(values_of<int64_t>(
+            run_tiled_and_folded("Pow", {int64s({5}, {1, -1, -1, 2, 0}), int64s({5}, {-3, -3, -2, -1, -1})})) ==
         std::vector<int64_t>{1, -1, 1, 0, 0});
-  CHECK(values_of<int64_t>(run_node("Pow", {int64s({3}, {2, 3, -4}), int64s({}, {2})})) ==
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Pow", {int64s({3}, {2, 3, -4}), int64s({}, {2})})) ==
         std::vector<int64_t>{4, 9, 16});
 }
 
@@ -138,17 +144,17 @@ TEST_CASE("typed binary ops broadcast like numpy, rank-0 scalars included") {
 
 TEST_CASE("min, max, sum and mean take one to many inputs and broadcast them all") {
   const Tensor a = floats({3}, {3, 2, 1}), b = floats({3}, {1, 4, 4}), c = floats({3}, {2, 5, 3});
-  CHECK(values_of<float>(run_node("Sum", {a, b, c})) == std::vector<float>{6, 11, 8});
-  CHECK(values_of<float>(run_node("Mean", {a, b, c})) == std::vector<float>{2, 11.0f / 3, 8.0f / 3});
-  CHECK(values_of<float>(run_node("Max", {a, b, c})) == std::vector<float>{3, 5, 4});
-  CHECK(values_of<float>(run_node("Min", {a, b})) == std::vector<float>{1, 2, 1});
-  CHECK(values_of<float>(run_node("Mean", {a})) == std::vector<float>{3, 2, 1});
-  CHECK(values_of<int64_t>(run_node("Max", {int64s({3}, {3, 2, 1}), int64s({}, {2})})) ==
+  CHECK(values_of<float>(run_tiled_and_folded("Sum", {a, b, c})) == std::vector<float>{6, 11, 8});
+  CHECK(values_of<float>(run_tiled_and_folded("Mean", {a, b, c})) == std::vector<float>{2, 11.0f / 3, 8.0f / 3});
+  CHECK(values_of<float>(run_tiled_and_folded("Max", {a, b, c})) == std::vector<float>{3, 5, 4});
+  CHECK(values_of<float>(run_tiled_and_folded("Min", {a, b})) == std::vector<float>{1, 2, 1});
+  CHECK(values_of<float>(run_tiled_and_folded("Mean", {a})) == std::vector<float>{3, 2, 1});
+  CHECK(values_of<int64_t>(run_tiled_and_folded("Max", {int64s({3}, {3, 2, 1}), int64s({}, {2})})) ==
         std::vector<int64_t>{3, 2, 2});
-  CHECK(values_of<int32_t>(run_node("Min", {int32s({2, 1}, {-5, 7}), int32s({3}, {0, 6, 9})})) ==
+  CHECK(values_of<int32_t>(run_tiled_and_folded("Min", {int32s({2, 1}, {-5, 7}), int32s({3}, {0, 6, 9})})) ==
         std::vector<int32_t>{-5, -5, -5, 0, 6, 7});
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const Tensor with_nan = run_node("Max", {floats({2}, {nan, 1}), floats({2}, {1, nan})}, {}, -1);
+  const Tensor with_nan = run_tiled_and_folded("Max", {floats({2}, {nan, 1}), floats({2}, {1, nan})}, {}, -1);
   CHECK((std::isnan(with_nan.floats()[0]) && std::isnan(with_nan.floats()[1])));
 
   const std::vector<Dims> shapes = {{2, 3, 4}, {4}, {}, {3, 1}, {1, 1, 4}, {2, 1, 1}, {1}};
@@ -173,7 +179,8 @@ TEST_CASE("min, max, sum and mean take one to many inputs and broadcast them all
 }
 
 TEST_CASE("prelu broadcasts its slope to X only") {
-  CHECK(values_of<float>(run_node("PRelu", {floats({2, 3}, {-2, 0, 3, -1, -4, 5}), floats({3}, {0.5f, 2, 3})})) ==
+  CHECK(values_of<float>(
+            run_tiled_and_folded("PRelu", {floats({2, 3}, {-2, 0, 3, -1, -4, 5}), floats({3}, {0.5f, 2, 3})})) ==
         std::vector<float>{-1, 0, 3, -0.5f, -8, 5});
   uint32_t seed = 70;
   for (const Dims& slope : {Dims{5}, Dims{4, 1}, Dims{3, 4, 5}, Dims{}, Dims{1}}) {

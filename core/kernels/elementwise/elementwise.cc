@@ -9,7 +9,7 @@ namespace tessera::kernels {
 
 namespace {
 
-constexpr ElementwiseKernels kKernels[] = {
+constexpr ElementwiseKernels kElementwiseKernels[] = {
 #if defined(__x86_64__)
     {"f32_elementwise_avx512", Isa::kAvx512, f32_unary_avx512, f32_binary_avx512},
     {"f32_elementwise_avx2", Isa::kAvx2Fma, f32_unary_avx2, f32_binary_avx2},
@@ -22,13 +22,13 @@ constexpr ElementwiseKernels kKernels[] = {
 
 }  // namespace
 
-std::span<const ElementwiseKernels> elementwise_kernels() { return kKernels; }
+std::span<const ElementwiseKernels> elementwise_kernels() { return kElementwiseKernels; }
 
 const ElementwiseKernels& best_elementwise_kernels(Isa max_isa) {
-  for (const ElementwiseKernels& k : kKernels) {
+  for (const ElementwiseKernels& k : kElementwiseKernels) {
     if (isa_supported(k.isa) && k.isa <= max_isa) return k;
   }
-  return kKernels[std::size(kKernels) - 1];
+  return kElementwiseKernels[std::size(kElementwiseKernels) - 1];
 }
 
 }  // namespace tessera::kernels

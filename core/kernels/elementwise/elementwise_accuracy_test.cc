@@ -19,9 +19,6 @@
 namespace tessera::kernels {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kFltMin = std::numeric_limits<float>::min();
-
 // Every stride-th float bit pattern, in chunks: fn(chunk) for each.
 void sweep_floats(uint32_t stride, const std::function<void(const std::vector<float>&)>& fn) {
   constexpr size_t kChunk = 1 << 16;

@@ -25,9 +25,7 @@ namespace tessera::kernels {
 namespace {
 
 constexpr uint32_t kSeed = 0x7e55e7a;
-constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
-constexpr float kFltMin = std::numeric_limits<float>::min();
 
 bool same_value(float a, float b) {
   return (std::isnan(a) && std::isnan(b)) || std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);

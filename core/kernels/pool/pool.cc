@@ -9,7 +9,7 @@ namespace tessera::kernels {
 
 namespace {
 
-constexpr PoolKernels kKernels[] = {
+constexpr PoolKernels kPoolKernels[] = {
 #if defined(__x86_64__)
     {"f32_pool_avx512", Isa::kAvx512, f32_max_pool_avx512, f32_average_pool_avx512, f32_global_average_pool_avx512},
     {"f32_pool_avx2", Isa::kAvx2Fma, f32_max_pool_avx2, f32_average_pool_avx2, f32_global_average_pool_avx2},
@@ -23,13 +23,13 @@ constexpr PoolKernels kKernels[] = {
 
 }  // namespace
 
-std::span<const PoolKernels> pool_kernels() { return kKernels; }
+std::span<const PoolKernels> pool_kernels() { return kPoolKernels; }
 
 const PoolKernels& best_pool_kernels(Isa max_isa) {
-  for (const PoolKernels& k : kKernels) {
+  for (const PoolKernels& k : kPoolKernels) {
     if (isa_supported(k.isa) && k.isa <= max_isa) return k;
   }
-  return kKernels[std::size(kKernels) - 1];
+  return kPoolKernels[std::size(kPoolKernels) - 1];
 }
 
 }  // namespace tessera::kernels

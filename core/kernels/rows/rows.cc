@@ -9,7 +9,7 @@ namespace tessera::kernels {
 
 namespace {
 
-constexpr RowKernels kKernels[] = {
+constexpr RowKernels kRowKernels[] = {
 #if defined(__x86_64__)
     {"f32_rows_avx512", Isa::kAvx512, f32_softmax_avx512, f32_layer_norm_avx512, f32_group_norm_avx512},
     {"f32_rows_avx2", Isa::kAvx2Fma, f32_softmax_avx2, f32_layer_norm_avx2, f32_group_norm_avx2},
@@ -22,13 +22,13 @@ constexpr RowKernels kKernels[] = {
 
 }  // namespace
 
-std::span<const RowKernels> row_kernels() { return kKernels; }
+std::span<const RowKernels> row_kernels() { return kRowKernels; }
 
 const RowKernels& best_row_kernels(Isa max_isa) {
-  for (const RowKernels& k : kKernels) {
+  for (const RowKernels& k : kRowKernels) {
     if (isa_supported(k.isa) && k.isa <= max_isa) return k;
   }
-  return kKernels[std::size(kKernels) - 1];
+  return kRowKernels[std::size(kRowKernels) - 1];
 }
 
 }  // namespace tessera::kernels
