@@ -1,8 +1,6 @@
 // The depthwise convolution kernel list (best first) and its weight packing.
 #include "core/kernels/dwconv/dwconv.h"
 
-#include <iterator>
-
 #include "core/kernels/dwconv/dwconv_ukernels.h"
 
 namespace tessera::kernels {
@@ -24,14 +22,7 @@ constexpr DwConvKernel kDwConvKernels[] = {
 
 std::span<const DwConvKernel> dwconv_kernels() { return kDwConvKernels; }
 
-const DwConvKernel& best_dwconv_kernel(Isa max_isa) {
-  for (const DwConvKernel& kernel : kDwConvKernels) {
-    if (isa_supported(kernel.isa) && static_cast<int>(kernel.isa) <= static_cast<int>(max_isa)) {
-      return kernel;
-    }
-  }
-  return kDwConvKernels[std::size(kDwConvKernels) - 1];  // scalar runs everywhere
-}
+const DwConvKernel& best_dwconv_kernel(Isa max_isa) { return best_runnable<DwConvKernel>(kDwConvKernels, max_isa); }
 
 void pack_dwconv_weights(size_t channels, size_t kernel_taps, const float* w, const float* scale, float* packed) {
   for (size_t tap = 0; tap < kernel_taps; ++tap) {

@@ -1,8 +1,6 @@
 // The best-first list of elementwise kernels and the choice among them.
 #include "core/kernels/elementwise/elementwise.h"
 
-#include <iterator>
-
 #include "core/kernels/elementwise/elementwise_ukernels.h"
 
 namespace tessera::kernels {
@@ -25,10 +23,7 @@ constexpr ElementwiseKernels kElementwiseKernels[] = {
 std::span<const ElementwiseKernels> elementwise_kernels() { return kElementwiseKernels; }
 
 const ElementwiseKernels& best_elementwise_kernels(Isa max_isa) {
-  for (const ElementwiseKernels& k : kElementwiseKernels) {
-    if (isa_supported(k.isa) && k.isa <= max_isa) return k;
-  }
-  return kElementwiseKernels[std::size(kElementwiseKernels) - 1];
+  return best_runnable<ElementwiseKernels>(kElementwiseKernels, max_isa);
 }
 
 }  // namespace tessera::kernels

@@ -1,8 +1,6 @@
 // The GEMM kernel list (best first) and the weight packing every GEMM kernel reads.
 #include "core/kernels/gemm/gemm.h"
 
-#include <iterator>
-
 #include "core/base/check.h"
 #include "core/kernels/gemm/gemm_ukernels.h"
 #include "core/kernels/peak/peak.h"
@@ -33,14 +31,7 @@ bool suits_this_core(const GemmKernel& kernel) { return !kernel.half_width || av
 
 std::span<const GemmKernel> gemm_kernels() { return kGemmKernels; }
 
-const GemmKernel& best_gemm_kernel(Isa max_isa) {
-  for (const GemmKernel& kernel : kGemmKernels) {
-    if (isa_supported(kernel.isa) && static_cast<int>(kernel.isa) <= static_cast<int>(max_isa)) {
-      return kernel;
-    }
-  }
-  return kGemmKernels[std::size(kGemmKernels) - 1];  // scalar runs everywhere
-}
+const GemmKernel& best_gemm_kernel(Isa max_isa) { return best_runnable<GemmKernel>(kGemmKernels, max_isa); }
 
 int gemm_panel_width(Isa max_isa, size_t columns) {
   const GemmKernel& best = best_gemm_kernel(max_isa);

@@ -1,8 +1,6 @@
 // The best-first list of pooling kernels and the choice among them.
 #include "core/kernels/pool/pool.h"
 
-#include <iterator>
-
 #include "core/kernels/pool/pool_ukernels.h"
 
 namespace tessera::kernels {
@@ -25,11 +23,6 @@ constexpr PoolKernels kPoolKernels[] = {
 
 std::span<const PoolKernels> pool_kernels() { return kPoolKernels; }
 
-const PoolKernels& best_pool_kernels(Isa max_isa) {
-  for (const PoolKernels& k : kPoolKernels) {
-    if (isa_supported(k.isa) && k.isa <= max_isa) return k;
-  }
-  return kPoolKernels[std::size(kPoolKernels) - 1];
-}
+const PoolKernels& best_pool_kernels(Isa max_isa) { return best_runnable<PoolKernels>(kPoolKernels, max_isa); }
 
 }  // namespace tessera::kernels

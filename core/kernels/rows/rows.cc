@@ -1,8 +1,6 @@
 // The best-first list of row kernels and the choice among them.
 #include "core/kernels/rows/rows.h"
 
-#include <iterator>
-
 #include "core/kernels/rows/rows_ukernels.h"
 
 namespace tessera::kernels {
@@ -24,11 +22,6 @@ constexpr RowKernels kRowKernels[] = {
 
 std::span<const RowKernels> row_kernels() { return kRowKernels; }
 
-const RowKernels& best_row_kernels(Isa max_isa) {
-  for (const RowKernels& k : kRowKernels) {
-    if (isa_supported(k.isa) && k.isa <= max_isa) return k;
-  }
-  return kRowKernels[std::size(kRowKernels) - 1];
-}
+const RowKernels& best_row_kernels(Isa max_isa) { return best_runnable<RowKernels>(kRowKernels, max_isa); }
 
 }  // namespace tessera::kernels
