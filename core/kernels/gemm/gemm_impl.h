@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "core/kernels/activation.h"
 #include "core/kernels/gemm/gemm.h"
@@ -68,43 +69,41 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
   // max(lo, v) / min(hi, v): the traits return the second operand on NaN, so NaN propagates.
   const V lo = Vec::broadcast(clamp.min);
   const V hi = Vec::broadcast(clamp.max);
-  // A whole block stores without a test per vector: a shallow GEMM (depth 64) spends 3-4 % of
-  // each call on those tests. Same operations in the same order as the ragged path below.
-  if (mr == static_cast<size_t>(MR) && nc == static_cast<size_t>(NR)) {
-    if (residual != nullptr) {
+  // The residual is added, then every vector clamped and stored, each pass over the block's
+  // vectors (r, j) of `lanes` columns: a whole block (mr == MR, nc == NR) visits all of them
+  // with no test per vector (a shallow GEMM, depth 64, spent 3-4 % of each call on those
+  // tests), a ragged one only the rows and columns it has. The same operations in the same
+  // order either way.
+  const auto finish = [&](auto whole) {
+    constexpr bool kWhole = decltype(whole)::value;
+    const auto each_vector = [&](auto&& visit) {
 #pragma GCC unroll 32
       for (int r = 0; r < MR; ++r) {
+        if (!kWhole && static_cast<size_t>(r) >= mr) break;
 #pragma GCC unroll 16
-        for (int j = 0; j < kNV; ++j)
-          acc[r][j] = Vec::add(acc[r][j], Vec::load(residual + r * residual_stride + j * kW));
+        for (int j = 0; j < kNV; ++j) {
+          const size_t col = static_cast<size_t>(j) * kW;
+          if (!kWhole && col >= nc) break;
+          visit(r, j, kWhole || nc - col >= static_cast<size_t>(kW) ? static_cast<size_t>(kW) : nc - col);
+        }
       }
+    };
+    if (residual != nullptr) {
+      each_vector([&](int r, int j, size_t lanes) {
+        const float* res = residual + r * residual_stride + j * kW;
+        acc[r][j] = Vec::add(acc[r][j], lanes == kW ? Vec::load(res) : Vec::load_partial(res, lanes));
+      });
     }
-#pragma GCC unroll 32
-    for (int r = 0; r < MR; ++r) {
-#pragma GCC unroll 16
-      for (int j = 0; j < kNV; ++j) Vec::store(c + r * c_stride + j * kW, Vec::min(hi, Vec::max(lo, acc[r][j])));
-    }
-    return;
-  }
-#pragma GCC unroll 32
-  for (int r = 0; r < MR; ++r) {
-    if (static_cast<size_t>(r) >= mr) break;
-    float* out = c + r * c_stride;
-    const float* res = residual != nullptr ? residual + r * residual_stride : nullptr;
-#pragma GCC unroll 16
-    for (int j = 0; j < kNV; ++j) {
-      const size_t col = static_cast<size_t>(j) * kW;
-      if (col >= nc) break;
-      const size_t n = nc - col;
-      V v = acc[r][j];
-      if (n >= static_cast<size_t>(kW)) {
-        if (res != nullptr) v = Vec::add(v, Vec::load(res + col));
-        Vec::store(out + col, Vec::min(hi, Vec::max(lo, v)));
-      } else {
-        if (res != nullptr) v = Vec::add(v, Vec::load_partial(res + col, n));
-        Vec::store_partial(out + col, Vec::min(hi, Vec::max(lo, v)), n);
-      }
-    }
+    each_vector([&](int r, int j, size_t lanes) {
+      float* out = c + r * c_stride + j * kW;
+      const V v = Vec::min(hi, Vec::max(lo, acc[r][j]));
+      lanes == kW ? Vec::store(out, v) : Vec::store_partial(out, v, lanes);
+    });
+  };
+  if (mr == static_cast<size_t>(MR) && nc == static_cast<size_t>(NR)) {
+    finish(std::true_type{});
+  } else {
+    finish(std::false_type{});
   }
 }
 
