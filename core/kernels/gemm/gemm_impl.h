@@ -73,10 +73,12 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
   // vectors (r, j) of `lanes` columns: a whole block (mr == MR, nc == NR) visits all of them
   // with no test per vector (a shallow GEMM, depth 64, spent 3-4 % of each call on those
   // tests), a ragged one only the rows and columns it has. The same operations in the same
-  // order either way.
-  const auto finish = [&](auto whole) {
+  // order either way. The lambdas must inline: clang 14 outlined them for WebAssembly, and
+  // the accumulators they capture then went to memory at every k step (ResNet-50 in wasm
+  // 1.35x slower).
+  const auto finish = [&](auto whole) __attribute__((always_inline)) {
     constexpr bool kWhole = decltype(whole)::value;
-    const auto each_vector = [&](auto&& visit) {
+    const auto each_vector = [&](auto&& visit) __attribute__((always_inline)) {
 #pragma GCC unroll 32
       for (int r = 0; r < MR; ++r) {
         if (!kWhole && static_cast<size_t>(r) >= mr) break;
@@ -89,12 +91,12 @@ void gemm_ukernel_rows(size_t mr, size_t nc, size_t kc, size_t ks, const float* 
       }
     };
     if (residual != nullptr) {
-      each_vector([&](int r, int j, size_t lanes) {
+      each_vector([&](int r, int j, size_t lanes) __attribute__((always_inline)) {
         const float* res = residual + r * residual_stride + j * kW;
         acc[r][j] = Vec::add(acc[r][j], lanes == kW ? Vec::load(res) : Vec::load_partial(res, lanes));
       });
     }
-    each_vector([&](int r, int j, size_t lanes) {
+    each_vector([&](int r, int j, size_t lanes) __attribute__((always_inline)) {
       float* out = c + r * c_stride + j * kW;
       const V v = Vec::min(hi, Vec::max(lo, acc[r][j]));
       lanes == kW ? Vec::store(out, v) : Vec::store_partial(out, v, lanes);
