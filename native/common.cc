@@ -109,7 +109,17 @@ int fail(const char* command, const std::string& message) {
   return 1;
 }
 
+// VmHWM is this address space's own high-water mark. getrusage's ru_maxrss is not: Linux
+// carries it across exec, so a child started by a large process (Node, a converter) reported
+// its parent's resident set at the fork.
 int64_t peak_resident_bytes() {
+  if (std::FILE* status = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    long long kib = -1;
+    while (kib < 0 && std::fgets(line, sizeof line, status)) std::sscanf(line, "VmHWM: %lld kB", &kib);
+    std::fclose(status);
+    if (kib >= 0) return kib * 1024;
+  }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   return int64_t{usage.ru_maxrss} * 1024;  // Linux counts kilobytes

@@ -1,11 +1,13 @@
 // The CLI on hand-written malformed models (tests/malformed): a clear message naming the
 // problem on stderr and exit code 1, never a signal; and the commands' basic contracts.
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tests/support/cli_run.h"
 
@@ -100,6 +102,21 @@ TEST_CASE("inspect, trace and bench work on a model") {
   const Outcome one = run_cli("bench " + malformed("valid.json") + " --runs 3 --warmup 0.01 --no-peak --threads 2");
   CHECK(one.exit_code == 0);
   CHECK(one.out.find("side by side") == std::string::npos);
+}
+
+TEST_CASE("bench's peak memory is its own, not that of the process that started it") {
+  // Linux carries getrusage's maximum across exec: a bench started by a large process
+  // reported that process's resident set. This one touches 512 MiB before starting it.
+  std::vector<char> ballast(size_t{512} << 20);
+  for (size_t i = 0; i < ballast.size(); i += 4096) ballast[i] = static_cast<char>(i);
+  const std::string report = "/tmp/tessera_cli_test/bench_peak.json";
+  const Outcome bench =
+      run_cli("bench " + malformed("valid.json") + " --runs 3 --warmup 0.01 --no-peak --threads 1 --json " + report);
+  REQUIRE(bench.exit_code == 0);
+  const int64_t peak = nlohmann::json::parse(read_text(report))["peak_resident_bytes"].get<int64_t>();
+  CHECK(peak > 0);
+  CHECK(peak < (int64_t{256} << 20));
+  CHECK(ballast[4096] == static_cast<char>(4096));
 }
 
 TEST_CASE("bench reports how fast two cores answer each other, where several threads run") {
