@@ -187,7 +187,7 @@ int bench_command(int argc, char** argv) {
           if (inputs.empty()) {
             auto made = make_inputs(*model, dims, *args);
             if (!made.ok()) return fail("bench", made.status().message());
-            inputs = *made;
+            inputs = std::move(made).value();
           }
         }
         configs.push_back({{}, threads, scheduler, source.label, std::make_shared<Session>(model, pool), info});

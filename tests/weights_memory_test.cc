@@ -1,5 +1,5 @@
 // Weights mapped from their file stay resident only until they are packed: the kernels give
-// back the pages they packed, a run reads back what it needs, and the outputs are bitwise
+// back the pages they packed, a run reads small constants from copies, and the outputs are bitwise
 // those of the same model loaded from bytes. Weights in heap memory (loaded from bytes, and
 // always in WebAssembly) are freed once a model of fixed dims is compiled: a run reads none
 // of them.
@@ -324,6 +324,25 @@ TEST_CASE("a model of fixed dims loaded from bytes frees its weights once compil
       check_identical(session_outputs(*Model::load(m.json, m.weights, options), m.inputs), expected);
     }
   }
+}
+
+TEST_CASE("a model loaded from its file reads its small constants from copies: a run touches none of the file") {
+  // A touch of a mapped file brings back a whole page-cache folio (up to 2 MiB on recent
+  // kernels), the weights around the constant with it.
+  const TestModel m = in_place_constants_model();
+  const std::string dir = work_dir("weights_memory");
+  write_text(dir + "/in_place.json", m.json);
+  write_bytes(dir + "/in_place.bin", m.weights);
+  auto from_file = Model::load_file(dir + "/in_place.json", {});
+  REQUIRE(from_file.ok());
+  auto from_bytes = Model::load(m.json, m.weights, {});
+  REQUIRE(from_bytes.ok());
+  check_identical(session_outputs(*from_file, m.inputs), session_outputs(*from_bytes, m.inputs));
+  check_identical(session_outputs(*from_file, m.inputs), session_outputs(*from_bytes, m.inputs));
+  const int64_t ran = resident_bytes(nullptr, dir + "/in_place.bin");
+  INFO("resident after two runs: " << ran << " of " << m.weights.size() << " bytes");
+  CHECK(ran >= 0);
+  CHECK(ran <= static_cast<int64_t>(kPage));  // the file's last, partial page may stay
 }
 
 }  // namespace

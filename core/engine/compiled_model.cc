@@ -130,11 +130,18 @@ Result<std::shared_ptr<const Specialization>> CompiledModel::build(const graph::
   compile_options.max_isa = isa_;
   compile_options.store = store_.get();
   compile_options.bind_kernels = !planning_only_;
-  compile_options.copy_weights_read_in_place = release_weights_;
+  const std::shared_ptr<const WeightsFile> file = s->graph.weights();
+  const bool mapped = file && file->mapped();
+  compile_options.copy_read_in_place_below =
+      release_weights_ ? tiles::kCopyAllConstants : mapped ? tiles::kCopySmallConstants : 0;
   TESSERA_ASSIGN_OR_RETURN(s->tile_graph, tiles::compile(s->graph, s->plan, compile_options));
   if (release_weights_) {  // the graph too points at the copies, and lets go of the file
     for (const auto& [tensor, copy] : s->tile_graph.weight_copies) s->graph.use_copy(tensor, copy);
     s->graph.hold_weights(nullptr);
+  } else if (mapped) {
+    // Binding's reads go (packing, the copies, the folios around them): a run touches the
+    // file only where it reads a large table in place.
+    file->release_all_pages();
   }
 #if defined(__GLIBC__)
   // Compiling freed its scratch (planner tables, graph copies) in the C heap, whose allocator

@@ -56,20 +56,22 @@ Result<std::unique_ptr<ops::TileKernel>> bind_node(const graph::Graph& g, int n,
   return kernel;
 }
 
-// With copy_weights_read_in_place, gives constant `t` a copy in the store when it lies in
-// the weights file and has none yet; whether it made one.
+// Gives constant `t` a copy in the store when it lies in the weights file, is smaller than
+// copy_read_in_place_below and has none yet; whether it made one.
 bool copy_off_weights(const graph::Graph& g, int t, WeightCopies& copies, const CompileOptions& options) {
-  if (!options.copy_weights_read_in_place || !g.in_weights_file(t) || copies.count(t)) return false;
+  if (g.tensors[t].bytes() >= options.copy_read_in_place_below || !g.in_weights_file(t) || copies.count(t)) {
+    return false;
+  }
   copies[t] = options.store->intern(g.tensors[t].constant, static_cast<size_t>(g.tensors[t].bytes()));
   return true;
 }
 
-// Node `n` bound; with copy_weights_read_in_place, bound again to copies of the constants
-// its kernel reads in place from the weights file (its packed weights found in the store).
+// Node `n` bound; with copy_read_in_place_below, bound again to copies of the constants its
+// kernel reads in place from the weights file (its packed weights found in the store).
 Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g, int n, const MemoryPlan& memory,
                                                           WeightCopies& copies, const CompileOptions& options) {
   TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<ops::TileKernel> kernel, bind_node(g, n, memory, copies, options));
-  if (!options.copy_weights_read_in_place) return kernel;
+  if (options.copy_read_in_place_below == 0) return kernel;
   const std::vector<int> copied = kernel->copied_inputs();
   const std::vector<int>& inputs = g.nodes[n].inputs;
   bool moved = false;
@@ -81,14 +83,16 @@ Result<std::unique_ptr<ops::TileKernel>> bind_off_weights(const graph::Graph& g,
   return bind_node(g, n, memory, copies, options);
 }
 
-// With copy_weights_read_in_place, a piecewise weights file gives back each stretch once the
+// With kCopyAllConstants, a piecewise weights file gives back each stretch once the
 // last node reading it is bound (nothing reads it after that), so the packed copies take the
 // place of the weights as they are made instead of sitting beside all of them.
 class StretchRelease {
  public:
   StretchRelease(const graph::Graph& g, const CompileOptions& options) : g_(g), store_(options.store) {
     const WeightsFile* file = g.weights().get();
-    if (!options.copy_weights_read_in_place || !options.bind_kernels || !file || !file->piecewise()) return;
+    if (options.copy_read_in_place_below != kCopyAllConstants || !options.bind_kernels || !file || !file->piecewise()) {
+      return;
+    }
     file_ = file;
     readers_.assign(static_cast<size_t>(file->segments()), 0);
     for (size_t n = 0; n < g.nodes.size(); ++n) {
@@ -125,7 +129,7 @@ class StretchRelease {
 }  // namespace
 
 Result<TileGraph> compile(const graph::Graph& g, const TilingPlan& plan, const CompileOptions& options) {
-  TESSERA_CHECK(!options.copy_weights_read_in_place || options.store != nullptr);
+  TESSERA_CHECK(options.copy_read_in_place_below == 0 || options.store != nullptr);
   TESSERA_RETURN_IF_ERROR(validate_plan(g, plan, options.max_isa));
   TileGraph out;
   const MemoryPlan memory = plan_memory(g, options.reuse_memory);

@@ -1,6 +1,8 @@
 // The tile compiler: graph + tiling plan -> TileGraph (tasks, exact edges, arena, kernels).
 #pragma once
 
+#include <cstdint>
+
 #include "core/base/cpu_features.h"
 #include "core/graph/graph.h"
 #include "core/tiles/tile_graph.h"
@@ -14,10 +16,16 @@ struct CompileOptions {
   Isa max_isa = Isa::kAvx512;
   ConstantStore* store = nullptr;  // where kernels share packed weights (null: each packs its own)
   bool bind_kernels = true;        // false: tasks and edges only, for planners to simulate (no kernels)
-  // The model's weights file is to be freed: constants a run would read in place from it get
-  // copies in `store` (required), which the kernels and outputs are bound to (TileGraph::weight_copies).
-  bool copy_weights_read_in_place = false;
+  // Constants smaller than this many bytes that a run would read in place from the weights
+  // file get copies in `store` (required), which the kernels and outputs are bound to
+  // (TileGraph::weight_copies): all of them (kCopyAllConstants) when the file is to be freed;
+  // below kCopySmallConstants from a mapped file, whose pages a touch brings back a whole
+  // page-cache folio at a time (up to 2 MiB of the neighbouring weights); none otherwise.
+  int64_t copy_read_in_place_below = 0;
 };
+
+inline constexpr int64_t kCopyAllConstants = INT64_MAX;
+inline constexpr int64_t kCopySmallConstants = int64_t{2} << 20;
 
 // Edges come from each op's footprint intersected with the producer's tile grid (binary
 // search per dimension: cost proportional to the edges found); arena reuse adds the

@@ -76,7 +76,7 @@ struct TileGraph {
   uint64_t reuse_edges = 0;    // write-after-read / write-after-write edges added for reuse
   double total_flops = 0;
   int64_t weight_bytes = 0;  // constants all nodes read, each tensor once
-  // CompileOptions::copy_weights_read_in_place: each graph tensor a run reads in place from
+  // CompileOptions::copy_read_in_place_below: each graph tensor a run would read in place from
   // the weights file (a kernel did not copy it, or it is an output), and the copy read instead.
   std::map<int, std::shared_ptr<const AlignedBuffer>> weight_copies;
 };
