@@ -124,17 +124,22 @@ class IgemmConvKernel final : public ConvKernelBase {
             }
           }
         } else {
-          // Large weights: one panel at a time stays in L2 while the pixels stream past.
+          // Large weights: one panel at a time stays in L2 while the pixels stream past. The
+          // tail runs over a few blocks of the panel at once, as above.
           for (int64_t c = c0; c < c1; c += gemm_.nr) {
+            const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
+            int64_t tail_from = 0;
             for (int64_t p = 0; p < pixels; p += gemm_.mr) {
               const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
               fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
-              const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
               // The group's next panel (most often the next tile's) streams in while this
               // one's first block runs.
               const bool prefetch_next = p == 0 && pixels > gemm_.mr && c + gemm_.nr < (grp + 1) * g_.out_per_group;
               multiply(block, n, grp, c, nc, first_pixel + p, m, prefetch_next);
-              apply_tail(block, n, c, nc, first_pixel + p, m);
+              if ((p + m - tail_from) * nc >= kTailFloats || p + m == pixels) {
+                apply_tail(block, n, c, nc, first_pixel + tail_from, p + m - tail_from);
+                tail_from = p + m;
+              }
             }
           }
         }

@@ -334,11 +334,16 @@ TEST_CASE("conv absorbs constant affines, a spelled-out HardSwish and an affine 
 TEST_CASE("conv applies a fused tail over runs of pixel blocks, whatever the tiling") {
   // 1x1 and 3x3 GEMM convolutions with HardSwish and an affine after them, on images large
   // enough for many runs of blocks with a ragged last one; small tiles also split channels.
-  for (const int64_t k : {1, 3}) {
-    INFO("kernel " << k);
-    ModelBuilder b(17 + k);
-    const auto x = b.input({1, 16, 37, 29});
-    auto y = b.node("Conv", {x, b.weight({40, 16, k, k}, -0.3f, 0.3f), b.weight({40})},
+  // Weights of 40 x 16 go pixel blocks first; 288 x 256 (288 KiB) one panel at a time.
+  struct Case {
+    int64_t k, in, out;
+  };
+  for (const Case c : {Case{1, 16, 40}, Case{3, 16, 40}, Case{1, 256, 288}}) {
+    INFO("kernel " << c.k << ", " << c.in << " -> " << c.out << " channels");
+    const int64_t k = c.k;
+    ModelBuilder b(17 + k + c.in);
+    const auto x = b.input({1, c.in, 37, 29});
+    auto y = b.node("Conv", {x, b.weight({c.out, c.in, k, k}, -0.3f, 0.3f), b.weight({c.out})},
                     {{"pads", {k / 2, k / 2, k / 2, k / 2}}});
     y = b.node("HardSwish", {y});
     y = b.node("Mul", {b.constant({1}, {0.75f}), y});
@@ -346,6 +351,7 @@ TEST_CASE("conv applies a fused tail over runs of pixel blocks, whatever the til
     const TestModel model = b.build({y});
     check_against_reference(model);
     check_against_reference(model, {.tile_flops = 2e4});
+    check_against_reference(model, {.tile_flops = 1e10});  // one tile: many runs per panel
   }
 }
 
