@@ -103,29 +103,31 @@ class IgemmConvKernel final : public ConvKernelBase {
     const int64_t pixels = r.extent(2) * g_.out_w;  // output pixels of one image in this tile
     const int64_t first_pixel = r.begin[2] * g_.out_w;
     for (int64_t n = r.begin[0]; n < r.end[0]; ++n) {
+      // The epilogue's tail over pixels [from, to) of channels [c, c + nc) once they make
+      // kTailFloats outputs or end the tile, then `from` moves to `to`: a run of blocks still
+      // in L1, where per block and panel its calls would cost more than a narrow layer's FMAs.
+      const auto tail_up_to = [&](int64_t c, int64_t nc, int64_t& from, int64_t to) {
+        if ((to - from) * nc < kTailFloats && to != pixels) return;
+        apply_tail(block, n, c, nc, first_pixel + from, to - from);
+        from = to;
+      };
       for (int64_t grp = r.begin[1] / g_.out_per_group; grp * g_.out_per_group < r.end[1]; ++grp) {
         // This group's output channels inside the tile, as NR-wide panels.
         const int64_t c0 = std::max(r.begin[1], grp * g_.out_per_group);
         const int64_t c1 = std::min(r.end[1], (grp + 1) * g_.out_per_group);
         TESSERA_CHECK((c0 - grp * g_.out_per_group) % gemm_.nr == 0);  // tiles are panel-aligned
         if (pixel_blocks_outer_) {
-          // Small weights stay in cache: row pointers are built once per pixel block. The
-          // epilogue's tail runs over a few blocks at once, still in L1: per block and panel,
-          // its calls would cost more than a narrow layer's FMAs.
+          // Small weights stay in cache: row pointers are built once per pixel block.
           int64_t tail_from = 0;
           for (int64_t p = 0; p < pixels; p += gemm_.mr) {
             const int64_t m = std::min<int64_t>(gemm_.mr, pixels - p);
             fill_row_pointers(block.pointers, block.x, n, grp, first_pixel + p, m);
             for (int64_t c = c0; c < c1; c += gemm_.nr)
               multiply(block, n, grp, c, std::min<int64_t>(gemm_.nr, c1 - c), first_pixel + p, m, false);
-            if ((p + m - tail_from) * (c1 - c0) >= kTailFloats || p + m == pixels) {
-              apply_tail(block, n, c0, c1 - c0, first_pixel + tail_from, p + m - tail_from);
-              tail_from = p + m;
-            }
+            tail_up_to(c0, c1 - c0, tail_from, p + m);
           }
         } else {
-          // Large weights: one panel at a time stays in L2 while the pixels stream past. The
-          // tail runs over a few blocks of the panel at once, as above.
+          // Large weights: one panel at a time stays in L2 while the pixels stream past.
           for (int64_t c = c0; c < c1; c += gemm_.nr) {
             const int64_t nc = std::min<int64_t>(gemm_.nr, c1 - c);
             int64_t tail_from = 0;
@@ -136,10 +138,7 @@ class IgemmConvKernel final : public ConvKernelBase {
               // one's first block runs.
               const bool prefetch_next = p == 0 && pixels > gemm_.mr && c + gemm_.nr < (grp + 1) * g_.out_per_group;
               multiply(block, n, grp, c, nc, first_pixel + p, m, prefetch_next);
-              if ((p + m - tail_from) * nc >= kTailFloats || p + m == pixels) {
-                apply_tail(block, n, c, nc, first_pixel + tail_from, p + m - tail_from);
-                tail_from = p + m;
-              }
+              tail_up_to(c, nc, tail_from, p + m);
             }
           }
         }
