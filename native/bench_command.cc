@@ -262,7 +262,7 @@ int bench_command(int argc, char** argv) {
     }
   }
   bool identical = true;
-  for (const Config& c : configs) identical = identical && same_bits(c.first_outputs, configs[0].first_outputs);
+  for (const Config& c : configs) identical = identical && c.first_digest == configs[0].first_digest;
   std::printf("outputs bitwise identical across configurations: %s\n", identical ? "yes" : "NO");
   const int64_t resident = peak_resident_bytes();
   std::printf("peak resident memory: %s (weights %s, arena %s)\n", format_bytes(resident).c_str(),
