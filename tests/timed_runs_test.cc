@@ -3,7 +3,6 @@
 #include "native/timed_runs.h"
 
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <string>
 #include <vector>
 
