@@ -33,8 +33,12 @@ const nodes = option('nodes', null);
 if (!oldCli) throw new Error('--old PATH: the CLI to compare against (for example a copy of build/tessera before a change)');
 for (const name of names) {
   if (!MODELS[name]) throw new Error(`unknown model ${name}; known: ${Object.keys(MODELS).join(', ')}`);
-  if (!fs.existsSync(path.join(root, MODELS[name][0]))) throw new Error(`${name}: ${MODELS[name][0]} missing`);
+  if (!fs.existsSync(path.join(root, MODELS[name][0]))) {
+    throw new Error(`${name}: ${MODELS[name][0]} missing (build/models/tessera-zoo all -o build/test-zoo-full; ` +
+      'PP-OCR: scripts/ocr-models.mjs)');
+  }
 }
+if (!(Number.isInteger(pairs) && pairs > 0)) throw new Error(`--pairs must be a positive integer, not ${option('pairs')}`);
 const pattern = nodes ? new RegExp(nodes) : null;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-builds-'));
 const median = (xs) => {
