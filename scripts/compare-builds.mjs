@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { median } from './bench-models.mjs';
 import { MODELS, cli, option, root } from './native-models.mjs';
 
 const oldCli = option('old', null);
@@ -41,12 +42,8 @@ for (const name of names) {
 if (!(Number.isInteger(pairs) && pairs > 0)) throw new Error(`--pairs must be a positive integer, not ${option('pairs')}`);
 const pattern = nodes ? new RegExp(nodes) : null;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tessera-builds-'));
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
-// One timed process: the whole run's latency, and the matching nodes' share of the others.
+// One timed process: the whole run's latency, and the tiles of the matching nodes and of the others.
 function time(binary, name) {
   const [file, extra] = MODELS[name];
   const out = path.join(tmp, 'predict.json');
@@ -59,7 +56,7 @@ function time(binary, name) {
     if (pattern && pattern.test(node.name)) matched += node.measured_ms;
     else others += node.measured_ms;
   }
-  return { ms: report.model.measured_ms, matched, others, share: pattern ? matched / others : null };
+  return { ms: report.model.measured_ms, matched, others };
 }
 
 for (const name of names) {
@@ -77,9 +74,10 @@ for (const name of names) {
   if (pattern && results[0].old.matched === 0) {
     console.log(`  no node of ${name} matches ${nodes}`);
   } else if (pattern) {
-    const share = (build) => median(results.map((r) => r[build].share));
+    const shareOf = (r) => r.matched / r.others;
+    const share = (build) => median(results.map((r) => shareOf(r[build])));
     const sum = (build, part) => median(results.map((r) => r[build][part])).toFixed(3);
-    const lower = results.filter((r) => r.new.share < r.old.share).length;
+    const lower = results.filter((r) => shareOf(r.new) < shareOf(r.old)).length;
     console.log(`  nodes matching ${nodes}, their tiles: old ${sum('old', 'matched')} ms, new ` +
       `${sum('new', 'matched')} ms; the other nodes': old ${sum('old', 'others')} ms, new ${sum('new', 'others')} ms`);
     console.log(`  the first as a share of the second: old ${share('old').toFixed(4)}, new ${share('new').toFixed(4)}, ` +
